@@ -1,0 +1,144 @@
+/// One row of `bench cachesim`'s output: a policy at a capacity over a whole key trace.
+public struct CacheSimResult: Sendable, Equatable {
+    public var policy: String
+    public var capacity: Int64
+    /// `objects` (every request counts as size 1) or `bytes`.
+    public var capacityUnit: CapacityUnit
+    public var requests: Int
+    public var misses: Int
+    public var requestedBytes: Int64
+    public var missedBytes: Int64
+
+    public static let csvHeader = "policy,capacity,capacity_unit,requests,misses,miss_ratio,requested_bytes,missed_bytes,byte_miss_ratio"
+
+    /// The CSV row: ratios with 6 decimals, rounded half up, computed exactly from the counts.
+    public var csvRow: String {
+        [policy, String(capacity), capacityUnit.rawValue, String(requests), String(misses),
+         FixedPoint.ratio(Int64(misses), Int64(requests), decimals: 6),
+         String(requestedBytes), String(missedBytes),
+         FixedPoint.ratio(missedBytes, requestedBytes, decimals: 6)].joined(separator: ",")
+    }
+}
+
+/// Whether a capacity counts objects or bytes.
+public enum CapacityUnit: String, Sendable, CaseIterable {
+    case objects, bytes
+}
+
+/// Trace-driven, cache-only replay of a key trace against policies × capacities: `bench
+/// cachesim`, and the check of every policy against libCacheSim's numbers.
+///
+/// Semantics are libCacheSim's (`shared/traces/README.md`): size-0 requests are dropped; in
+/// object mode every request has size 1; a miss is admitted unless larger than the cache.
+/// The trace is streamed once for all configurations, in batches; only when a policy needs the
+/// future (Belady) is the whole trace held in memory.
+public struct CacheSimulation {
+    public var policies: [PolicySpec]
+    public var capacities: [Int64]
+    public var unit: CapacityUnit
+    /// The lifetime `ttl` uses when its spec gives none, in the trace's time unit.
+    public var defaultMaxAge: Int64?
+
+    public init(policies: [PolicySpec], capacities: [Int64], unit: CapacityUnit, defaultMaxAge: Int64? = nil) {
+        self.policies = policies
+        self.capacities = capacities
+        self.unit = unit
+        self.defaultMaxAge = defaultMaxAge
+    }
+
+    /// Replays the trace at `path`; one result per policy × capacity, in that order.
+    public func run(tracePath path: String) throws -> [CacheSimResult] {
+        var replayers = try makeReplayers()
+        let reader = KeyTraceReader(path: path)
+        let summary: KeyTraceSummary
+        if policies.contains(where: { $0.name.needsFuture }) {
+            let (trace, loaded) = try reader.load()
+            let next = trace.nextAccessPositions()
+            for i in replayers.indices { replayers[i].replay(trace, nextAccess: next) }
+            summary = loaded
+        } else {
+            summary = try reader.forEachBatch { batch in
+                for i in replayers.indices { replayers[i].replay(batch, nextAccess: nil) }
+            }
+        }
+        return replayers.map { $0.result(summary: summary) }
+    }
+
+    /// Replays an in-memory trace (tests and benchmarks).
+    public func run(trace: KeyTraceBatch) throws -> [CacheSimResult] {
+        var replayers = try makeReplayers()
+        let next = policies.contains(where: { $0.name.needsFuture }) ? trace.nextAccessPositions() : nil
+        for i in replayers.indices { replayers[i].replay(trace, nextAccess: next) }
+        var summary = KeyTraceSummary()
+        summary.requests = trace.count
+        summary.requestedBytes = trace.sizes.reduce(0, +)
+        return replayers.map { $0.result(summary: summary) }
+    }
+
+    func makeReplayers() throws -> [any TraceReplaying] {
+        var replayers: [any TraceReplaying] = []
+        for spec in policies {
+            for capacity in capacities {
+                precondition(capacity > 0, "CacheSimulation: capacities must be positive")
+                let limits: CacheLimits = unit == .objects ? .objects(Int(capacity)) : .bytes(capacity)
+                let maker = ReplayerMaker(label: spec.description, capacity: capacity, unit: unit)
+                replayers.append(try spec.build(limits: limits, defaultMaxAge: defaultMaxAge, source: "--policy", maker))
+            }
+        }
+        return replayers
+    }
+}
+
+/// A policy being replayed, behind one existential call per batch.
+protocol TraceReplaying {
+    mutating func replay(_ batch: KeyTraceBatch, nextAccess: [Int64]?)
+    func result(summary: KeyTraceSummary) -> CacheSimResult
+}
+
+struct ReplayerMaker: PolicyVisitor {
+    let label: String
+    let capacity: Int64
+    let unit: CapacityUnit
+
+    func visit<Policy: EvictionPolicy>(_ policy: Policy) -> any TraceReplaying {
+        Replayer(policy: policy, label: label, capacity: capacity, unit: unit)
+    }
+}
+
+/// The replay loop, specialised per policy type.
+struct Replayer<Policy: EvictionPolicy>: TraceReplaying {
+    var policy: Policy
+    let label: String
+    let capacity: Int64
+    let unit: CapacityUnit
+    var misses = 0
+    var missedBytes: Int64 = 0
+    /// Requests replayed so far: the position of the next request in the trace.
+    var position = 0
+
+    mutating func replay(_ batch: KeyTraceBatch, nextAccess: [Int64]?) {
+        let countsObjects = unit == .objects
+        let base = position
+        batch.keys.withUnsafeBufferPointer { keys in
+            batch.sizes.withUnsafeBufferPointer { sizes in
+                batch.times.withUnsafeBufferPointer { times in
+                    for i in 0..<keys.count {
+                        let size = sizes[i]
+                        let request = CacheRequest(key: keys[i], size: countsObjects ? 1 : size, time: times[i],
+                                                   nextAccess: nextAccess?[base + i] ?? .max)
+                        if !policy.access(request) {
+                            misses += 1
+                            missedBytes += size
+                        }
+                    }
+                }
+            }
+        }
+        position += batch.count
+    }
+
+    func result(summary: KeyTraceSummary) -> CacheSimResult {
+        CacheSimResult(policy: label, capacity: capacity, capacityUnit: unit, requests: summary.requests,
+                       misses: misses, requestedBytes: summary.requestedBytes, missedBytes: missedBytes)
+    }
+}

@@ -1,0 +1,53 @@
+/// A refused input, said in one line: where (file and line, or the option), which field, and
+/// what was expected. `bench` prints `description` and exits with status 2.
+public struct InputError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The file path, or the command-line option (`--capacity`) the value came from.
+    public var source: String
+    /// The 1-based line in `source`, when it is a file.
+    public var line: Int?
+    /// The field or column, when one is to blame.
+    public var field: String?
+    /// What was expected and what was found.
+    public var message: String
+
+    public init(source: String, line: Int? = nil, field: String? = nil, _ message: String) {
+        self.source = source
+        self.line = line
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String {
+        var text = source
+        if let line { text += ":\(line)" }
+        text += ": "
+        if let field { text += "\(field): " }
+        return text + message
+    }
+}
+
+extension InputError {
+    /// Quotes a found value for a message, shortened and with control bytes escaped, so a
+    /// binary or 10 MB line still makes one readable line.
+    public static func quote<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        let limit = 40
+        var text = "\""
+        for byte in bytes.prefix(limit) {
+            switch byte {
+            case 0x20..<0x7f where byte != UInt8(ascii: "\""): text.unicodeScalars.append(Unicode.Scalar(byte))
+            default: text += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        if bytes.count > limit { text += "…" }
+        return text + "\""
+    }
+
+    /// Quotes a string value for a message (see `quote(_:)` for bytes).
+    public static func quote(_ value: String) -> String { quote(Array(value.utf8)) }
+}
+
+extension String {
+    func leftPadded(to width: Int, with pad: Character = "0") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+}

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Streams a text file line by line through one reusable buffer, without building strings:
+/// the front end of every FeedBench parser.
+///
+/// Accepts `\n` and `\r\n` line ends and skips a UTF-8 byte-order mark. A line longer than
+/// `maxLineLength` bytes is refused with its line number instead of being buffered whole.
+/// Memory is O(buffer), whatever the file's length.
+public struct LineReader {
+    /// The path as given, for messages.
+    public let path: String
+    /// The longest line accepted, in bytes.
+    public let maxLineLength: Int
+
+    /// Opens nothing yet; `forEachLine` reads the file.
+    public init(path: String, maxLineLength: Int = 1 << 20) {
+        self.path = path
+        self.maxLineLength = maxLineLength
+    }
+
+    /// Calls `body` with each line's bytes (without its line end) and its 1-based number.
+    /// Reads the file once, in 1 MiB chunks. Throws `InputError` for an unreadable file or an
+    /// over-long line, and rethrows what `body` throws.
+    public func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw InputError(source: path, "cannot open: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var capacity = min(1 << 20, maxLineLength + 2)
+        var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
+        var start = 0, end = 0, lineNumber = 0
+        var atEOF = false
+        var first = true
+
+        func emit(_ from: Int, _ to: Int) throws {
+            var lower = from, upper = to
+            lineNumber += 1
+            if upper > lower, buffer[upper - 1] == 0x0d { upper -= 1 }
+            if first {
+                first = false
+                if upper - lower >= 3, buffer[lower] == 0xef, buffer[lower + 1] == 0xbb, buffer[lower + 2] == 0xbf {
+                    lower += 3
+                }
+            }
+            guard upper - lower <= maxLineLength else {
+                throw InputError(source: path, line: lineNumber, "line is longer than \(maxLineLength) bytes")
+            }
+            try body(UnsafeBufferPointer(start: buffer + lower, count: upper - lower), lineNumber)
+        }
+
+        while true {
+            // Emit every complete line in the buffer.
+            while start < end, let found = memchr(buffer + start, 0x0a, end - start) {
+                let newline = buffer.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                try emit(start, newline)
+                start = newline + 1
+            }
+            if atEOF {
+                if start < end { try emit(start, end) }
+                return
+            }
+            // Keep the partial line, growing the buffer if it alone fills it.
+            if start > 0 {
+                if end > start { memmove(buffer, buffer + start, end - start) }
+                end -= start
+                start = 0
+            }
+            if end == capacity {
+                guard capacity < maxLineLength + 2 else {
+                    throw InputError(source: path, line: lineNumber + 1, "line is longer than \(maxLineLength) bytes")
+                }
+                let larger = min(capacity * 2, maxLineLength + 2)
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+                grown.update(from: buffer, count: end)
+                buffer.deallocate()
+                buffer = grown
+                capacity = larger
+            }
+            let got = read(fd, buffer + end, capacity - end)
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw InputError(source: path, "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if got == 0 { atEOF = true } else { end += got }
+        }
+    }
+}

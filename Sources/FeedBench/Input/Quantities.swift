@@ -1,0 +1,34 @@
+/// Parsers for the quantities users type: counts and byte sizes with units.
+public enum Quantities {
+    /// A positive integer, optionally with a byte unit: `4897`, `20MB` (10^6), `64KiB` (2^10),
+    /// `1.5GB`. Units are case-insensitive: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB.
+    public static func byteCount(_ text: String, source: String) throws -> Int64 {
+        let lower = text.lowercased()
+        let units: [(String, Double)] = [
+            ("kib", 1024), ("mib", 1_048_576), ("gib", 1_073_741_824), ("tib", 1_099_511_627_776),
+            ("kb", 1e3), ("mb", 1e6), ("gb", 1e9), ("tb", 1e12), ("b", 1),
+        ]
+        var number = Substring(lower)
+        var multiplier = 1.0
+        for (suffix, factor) in units where lower.hasSuffix(suffix) {
+            number = lower.dropLast(suffix.count)
+            multiplier = factor
+            break
+        }
+        let expected = "expected a positive count or size (e.g. 4897, 20MB, 64KiB), found \(InputError.quote(text))"
+        if multiplier == 1, let exact = Int64(number) {
+            guard exact > 0 else { throw InputError(source: source, expected) }
+            return exact
+        }
+        guard let value = Double(number), value.isFinite, value > 0 else { throw InputError(source: source, expected) }
+        let scaled = (value * multiplier).rounded()
+        guard scaled >= 1, scaled < 9.2e18 else { throw InputError(source: source, expected) }
+        return Int64(scaled)
+    }
+
+    /// A comma-separated list of `byteCount`s.
+    public static func byteCounts(_ text: String, source: String) throws -> [Int64] {
+        let items = text.split(separator: ",", omittingEmptySubsequences: false)
+        return try items.map { try byteCount(String($0), source: source) }
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import FeedBench
+
+/// The `bench` command: a thin shell over the FeedBench library.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Simulate image-feed caching on iOS device classes and report memory, hit rate and stalls.",
+        discussion: """
+        Every refused input is reported in one line naming the file, line and field, with exit \
+        status 2. Outputs are written to a temporary file and renamed, never left half-written.
+        """,
+        subcommands: [CacheSimCommand.self, TraceCommand.self]
+    )
+}
+
+/// Standard error as a `TextOutputStream`.
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileDescriptorOutput.write(string, to: 2)
+    }
+}
+
+/// Writes command output to stdout or, atomically, to a file.
+enum CommandOutput {
+    static func emit(_ text: String, to path: String?) throws {
+        if let path {
+            try AtomicFile.write(text, to: path)
+        } else {
+            FileDescriptorOutput.write(text, to: 1)
+        }
+    }
+}

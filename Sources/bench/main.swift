@@ -1,0 +1,30 @@
+import ArgumentParser
+import FeedBench
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs `bench`, mapping every refused input to one line on stderr and exit status 2.
+func runBench() -> Never {
+    func refuse(_ line: String) -> Never {
+        var stderr = StandardError()
+        print("bench: \(line)", to: &stderr)
+        exit(2)
+    }
+    do {
+        var command = try Bench.parseAsRoot()
+        try command.run()
+        exit(0)
+    } catch let error as InputError {
+        refuse(error.description)
+    } catch {
+        if Bench.exitCode(for: error) == .success { Bench.exit(withError: error) }
+        let message = Bench.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+        refuse(message)
+    }
+}
+
+runBench()
