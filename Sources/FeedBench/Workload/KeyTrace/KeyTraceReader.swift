@@ -89,6 +89,9 @@ public struct KeyTraceReader {
             }
         }
         if batch.count > 0 { try body(batch) }
+        if summary.requests + summary.zeroSizeRequests == 0 {
+            throw InputError(source: path, "no requests: expected lines of time,obj_id,obj_size")
+        }
         return summary
     }
 
@@ -149,6 +152,7 @@ extension KeyTraceBatch {
     /// For each request, the position of the next request for the same key (`Int64.max` when
     /// there is none): Belady's input. O(n) time, O(distinct keys) extra memory.
     public func nextAccessPositions() -> [Int64] {
+        precondition(count < Int(Int32.max), "nextAccessPositions: more than 2^31 requests")
         var next = [Int64](repeating: .max, count: count)
         var lastSeen = KeyIndex(expectedCount: 1024)
         for position in stride(from: count - 1, through: 0, by: -1) {

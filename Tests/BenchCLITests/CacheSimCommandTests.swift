@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// `bench cachesim` end to end: the binary, real files, exit statuses.
+@Suite struct CacheSimCommandTests {
+    @Test func withoutASubcommandBenchPrintsUsage() throws {
+        let result = try BenchProcess.run([])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE: bench <subcommand>"))
+        #expect(result.stdout.contains("cachesim"))
+    }
+
+    @Test func printsOneRowPerPolicyAndCapacity() throws {
+        let trace = try BenchProcess.scratch().appendingPathComponent("t.csv")
+        try "time,obj_id,obj_size\n1,1,10\n2,2,20\n3,1,10\n4,3,30\n5,2,20\n".write(to: trace, atomically: true, encoding: .utf8)
+        let result = try BenchProcess.run(["cachesim", "--trace", trace.path, "--policy", "lru,fifo", "--capacity", "1,2"])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout == """
+            policy,capacity,capacity_unit,requests,misses,miss_ratio,requested_bytes,missed_bytes,byte_miss_ratio
+            lru,1,objects,5,5,1.000000,90,90,1.000000
+            lru,2,objects,5,4,0.800000,90,80,0.888889
+            fifo,1,objects,5,5,1.000000,90,90,1.000000
+            fifo,2,objects,5,3,0.600000,90,60,0.666667
+
+            """)
+    }
+
+    @Test func reproducesLibCacheSimOnCloudPhysics() throws {
+        let result = try BenchProcess.run(["cachesim", "--trace", BenchProcess.cloudPhysics, "--policy", "lru", "--capacity", "20297697", "--bytes"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("lru,20297697,bytes,113872,94956,0.833884,4368040448,4280799744,0.980027\n"))
+    }
+
+    @Test(arguments: [
+        (["--policy", "mru", "--capacity", "5"], "--policy: unknown policy \"mru\"; expected one of"),
+        (["--policy", "lru", "--capacity", "0"], "--capacity: expected a positive count or size"),
+        (["--policy", "lru", "--capacity=-3"], "--capacity: expected a positive count or size"),
+        (["--policy", "ttl", "--capacity", "5"], "--policy: ttl needs a lifetime"),
+        (["--policy", "lru", "--capacity", "5", "--ttl=-1"], "--ttl: expected a non-negative lifetime"),
+    ])
+    func refusesBadOptionsInOneLineWithStatus2(arguments: [String], message: String) throws {
+        let trace = try BenchProcess.scratch().appendingPathComponent("t.csv")
+        try "1,1,1\n".write(to: trace, atomically: true, encoding: .utf8)
+        let result = try BenchProcess.run(["cachesim", "--trace", trace.path] + arguments)
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("bench: \(message)"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func refusesAMalformedTraceNamingFileLineAndFieldAndPrintsNothing() throws {
+        let trace = try BenchProcess.scratch().appendingPathComponent("bad.csv")
+        try "1,1,1\n2,2,big\n".write(to: trace, atomically: true, encoding: .utf8)
+        let result = try BenchProcess.run(["cachesim", "--trace", trace.path, "--capacity", "5"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "bench: \(trace.path):2: obj_size: expected a non-negative integer no larger than 9223372036854775807, found \"big\"\n")
+    }
+
+    @Test func refusesAMissingTraceAndAMissingOption() throws {
+        let missing = try BenchProcess.run(["cachesim", "--trace", "/nonexistent.csv", "--capacity", "5"])
+        #expect(missing.status == 2 && missing.stderr == "bench: /nonexistent.csv: cannot open: No such file or directory\n")
+        let noCapacity = try BenchProcess.run(["cachesim", "--trace", "/nonexistent.csv"])
+        #expect(noCapacity.status == 2 && noCapacity.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func outWritesAtomicallyAndAFailedRunKeepsThePreviousFile() throws {
+        let folder = try BenchProcess.scratch()
+        let trace = folder.appendingPathComponent("t.csv")
+        let out = folder.appendingPathComponent("out.csv")
+        try "1,1,1\n2,1,1\n".write(to: trace, atomically: true, encoding: .utf8)
+        let ok = try BenchProcess.run(["cachesim", "--trace", trace.path, "--capacity", "5", "--out", out.path])
+        #expect(ok.status == 0 && ok.stdout.isEmpty)
+        let written = try String(contentsOf: out, encoding: .utf8)
+        #expect(written.hasSuffix("lru,5,objects,2,1,0.500000,2,1,0.500000\n"))
+        try "1,1,1\n2,1,oops\n".write(to: trace, atomically: true, encoding: .utf8)
+        let failed = try BenchProcess.run(["cachesim", "--trace", trace.path, "--capacity", "5", "--out", out.path])
+        #expect(failed.status == 2)
+        #expect(try String(contentsOf: out, encoding: .utf8) == written)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["out.csv", "t.csv"])
+    }
+
+    @Test func zipfTracesAreByteIdenticalForTheSameArguments() throws {
+        let folder = try BenchProcess.scratch()
+        for name in ["a.csv", "b.csv"] {
+            let result = try BenchProcess.run(["trace", "zipf", "--objects", "100", "--requests", "2000", "--seed", "5",
+                                               "--out", folder.appendingPathComponent(name).path])
+            #expect(result.status == 0)
+        }
+        let a = try Data(contentsOf: folder.appendingPathComponent("a.csv"))
+        #expect(a == (try Data(contentsOf: folder.appendingPathComponent("b.csv"))))
+        #expect(String(decoding: a.prefix(21), as: UTF8.self) == "time,obj_id,obj_size\n")
+        let bad = try BenchProcess.run(["trace", "zipf", "--objects", "0", "--out", folder.appendingPathComponent("c.csv").path])
+        #expect(bad.status == 2 && bad.stderr.hasPrefix("bench: --objects: expected a positive count"))
+    }
+}

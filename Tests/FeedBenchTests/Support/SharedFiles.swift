@@ -1,0 +1,26 @@
+import Foundation
+
+/// Paths of files the tests read or write.
+enum SharedFiles {
+    /// The package root, found from this file's path.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `../shared/traces/cloudphysics.csv` beside the package (the outside reference).
+    static let cloudPhysics = packageRoot.deletingLastPathComponent()
+        .appendingPathComponent("shared/traces/cloudphysics.csv").path
+
+    /// A fresh, empty scratch directory.
+    static func scratchDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedbench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Writes `text` to a new file in a scratch directory and returns its path.
+    static func write(_ text: String, name: String = "input.csv") throws -> String {
+        let url = try scratchDirectory().appendingPathComponent(name)
+        try text.write(to: url, atomically: false, encoding: .utf8)
+        return url.path
+    }
+}
