@@ -48,50 +48,68 @@ public struct CacheSimulation {
 
     /// Replays the trace at `path`; one result per policy × capacity, in that order.
     public func run(tracePath path: String) throws -> [CacheSimResult] {
-        var replayers = try makeReplayers()
+        var replay = try TraceReplay(self)
         let reader = KeyTraceReader(path: path)
         let summary: KeyTraceSummary
         if policies.contains(where: { $0.name.needsFuture }) {
             let (trace, loaded) = try reader.load()
-            let next = trace.nextAccessPositions()
-            for i in replayers.indices { replayers[i].replay(trace, nextAccess: next) }
+            replay.replay(trace, nextAccess: trace.nextAccessPositions())
             summary = loaded
         } else {
-            summary = try reader.forEachBatch { batch in
-                for i in replayers.indices { replayers[i].replay(batch, nextAccess: nil) }
-            }
+            summary = try reader.forEachBatch { replay.replay($0, nextAccess: nil) }
         }
-        return replayers.map { $0.result(summary: summary) }
+        return replay.results(summary: summary)
     }
 
     /// Replays an in-memory trace (tests and benchmarks).
     public func run(trace: KeyTraceBatch) throws -> [CacheSimResult] {
-        var replayers = try makeReplayers()
+        var replay = try TraceReplay(self)
         let next = policies.contains(where: { $0.name.needsFuture }) ? trace.nextAccessPositions() : nil
-        for i in replayers.indices { replayers[i].replay(trace, nextAccess: next) }
+        replay.replay(trace, nextAccess: next)
         var summary = KeyTraceSummary()
         summary.requests = trace.count
         summary.requestedBytes = trace.sizes.reduce(0, +)
-        return replayers.map { $0.result(summary: summary) }
+        return replay.results(summary: summary)
     }
+}
 
-    func makeReplayers() throws -> [any TraceReplaying] {
-        var replayers: [any TraceReplaying] = []
-        for spec in policies {
-            for capacity in capacities {
+/// The caches of a `CacheSimulation` being fed a trace batch by batch: what `run` drives, and
+/// what the benchmarks drive directly to measure steady-state replay.
+public struct TraceReplay {
+    var replayers: [any TraceReplaying] = []
+
+    /// Builds one cache per policy × capacity of `simulation`.
+    public init(_ simulation: CacheSimulation) throws {
+        for spec in simulation.policies {
+            for capacity in simulation.capacities {
                 precondition(capacity > 0, "CacheSimulation: capacities must be positive")
-                let limits: CacheLimits = unit == .objects ? .objects(Int(capacity)) : .bytes(capacity)
-                let maker = ReplayerMaker(label: spec.description, capacity: capacity, unit: unit)
-                replayers.append(try spec.build(limits: limits, defaultMaxAge: defaultMaxAge, source: "--policy", maker))
+                let limits: CacheLimits = simulation.unit == .objects ? .objects(Int(capacity)) : .bytes(capacity)
+                let maker = ReplayerMaker(label: spec.description, capacity: capacity, unit: simulation.unit)
+                replayers.append(try spec.build(limits: limits, defaultMaxAge: simulation.defaultMaxAge, source: "--policy", maker))
             }
         }
-        return replayers
+    }
+
+    /// Feeds the next requests of the trace to every cache. `nextAccess`, aligned with `batch`,
+    /// is required when a policy needs the future. O(batch × caches); allocates nothing once
+    /// the caches are full.
+    public mutating func replay(_ batch: KeyTraceBatch, nextAccess: [Int64]?) {
+        for i in replayers.indices { replayers[i].replay(batch, nextAccess: nextAccess) }
+    }
+
+    /// Misses so far of each cache, in policy × capacity order.
+    public var misses: [Int] { replayers.map(\.misses) }
+
+    /// One result per cache; `summary` describes the whole trace replayed.
+    public func results(summary: KeyTraceSummary) -> [CacheSimResult] {
+        replayers.map { $0.result(summary: summary) }
     }
 }
 
 /// A policy being replayed, behind one existential call per batch.
 protocol TraceReplaying {
     mutating func replay(_ batch: KeyTraceBatch, nextAccess: [Int64]?)
+    var misses: Int { get }
     func result(summary: KeyTraceSummary) -> CacheSimResult
 }
 
@@ -113,19 +131,16 @@ struct Replayer<Policy: EvictionPolicy>: TraceReplaying {
     let unit: CapacityUnit
     var misses = 0
     var missedBytes: Int64 = 0
-    /// Requests replayed so far: the position of the next request in the trace.
-    var position = 0
 
     mutating func replay(_ batch: KeyTraceBatch, nextAccess: [Int64]?) {
         let countsObjects = unit == .objects
-        let base = position
         batch.keys.withUnsafeBufferPointer { keys in
             batch.sizes.withUnsafeBufferPointer { sizes in
                 batch.times.withUnsafeBufferPointer { times in
                     for i in 0..<keys.count {
                         let size = sizes[i]
                         let request = CacheRequest(key: keys[i], size: countsObjects ? 1 : size, time: times[i],
-                                                   nextAccess: nextAccess?[base + i] ?? .max)
+                                                   nextAccess: nextAccess?[i] ?? .max)
                         if !policy.access(request) {
                             misses += 1
                             missedBytes += size
@@ -134,7 +149,6 @@ struct Replayer<Policy: EvictionPolicy>: TraceReplaying {
                 }
             }
         }
-        position += batch.count
     }
 
     func result(summary: KeyTraceSummary) -> CacheSimResult {
