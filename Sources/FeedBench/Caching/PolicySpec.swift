@@ -1,6 +1,6 @@
 /// The eviction policies FeedBench simulates, by their command-line names.
 public enum PolicyName: String, CaseIterable, Sendable, Codable {
-    case lru, lfu, fifo, ttl, belady
+    case lru, lfu, fifo, ttl, belady, clock, sieve, lfuda
 
     /// One line on what the policy evicts, for help text and README.
     public var summary: String {
@@ -10,6 +10,9 @@ public enum PolicyName: String, CaseIterable, Sendable, Codable {
         case .fifo: "first in, first out; hits change nothing"
         case .ttl: "fixed lifetime from insertion; the entry that expires first goes first"
         case .belady: "offline optimum: the entry needed farthest in the future (needs the whole trace)"
+        case .clock: "FIFO with one reference bit; a referenced tail entry gets a second chance at the head"
+        case .sieve: "FIFO with a visited bit and a hand sweeping tail to head; survivors stay in place"
+        case .lfuda: "LFU with dynamic aging: count plus the last victim's priority; ties by recency"
         }
     }
 
@@ -38,7 +41,7 @@ extension PolicyName {
     /// The parameters this policy accepts besides `max-age` and `refresh`.
     public var tunables: [PolicyTunable] {
         switch self {
-        case .lru, .lfu, .fifo, .ttl, .belady: []
+        case .lru, .lfu, .fifo, .ttl, .belady, .clock, .sieve, .lfuda: []
         }
     }
 }
@@ -155,6 +158,9 @@ public struct PolicySpec: Sendable, Hashable, CustomStringConvertible {
         case .fifo: return visitor.visit(FIFOPolicy(limits: limits, expiry: expiry))
         case .lfu: return visitor.visit(LFUPolicy(limits: limits, expiry: expiry))
         case .belady: return visitor.visit(BeladyPolicy(limits: limits, expiry: expiry))
+        case .clock: return visitor.visit(ClockPolicy(limits: limits, expiry: expiry))
+        case .sieve: return visitor.visit(SievePolicy(limits: limits, expiry: expiry))
+        case .lfuda: return visitor.visit(LFUDAPolicy(limits: limits, expiry: expiry))
         case .ttl:
             guard let expiry else {
                 throw InputError(source: source, "ttl needs a lifetime: give ttl:max-age=N (or --ttl N)")
