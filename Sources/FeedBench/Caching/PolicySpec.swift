@@ -1,6 +1,6 @@
 /// The eviction policies FeedBench simulates, by their command-line names.
 public enum PolicyName: String, CaseIterable, Sendable, Codable {
-    case lru, lfu, fifo, ttl, belady
+    case lru, lfu, fifo, ttl, belady, wtinylfu
 
     /// One line on what the policy evicts, for help text and README.
     public var summary: String {
@@ -10,6 +10,7 @@ public enum PolicyName: String, CaseIterable, Sendable, Codable {
         case .fifo: "first in, first out; hits change nothing"
         case .ttl: "fixed lifetime from insertion; the entry that expires first goes first"
         case .belady: "offline optimum: the entry needed farthest in the future (needs the whole trace)"
+        case .wtinylfu: "W-TinyLFU: LRU window, SLRU main, admission to main by a frequency sketch"
         }
     }
 
@@ -39,6 +40,10 @@ extension PolicyName {
     public var tunables: [PolicyTunable] {
         switch self {
         case .lru, .lfu, .fifo, .ttl, .belady: []
+        case .wtinylfu: [
+            PolicyTunable("window", 0.001...0.5, default: 0.01, "the LRU window's share of the capacity"),
+            PolicyTunable("protected", 0.05...0.95, default: 0.8, "the protected segment's share of the main SLRU"),
+        ]
         }
     }
 }
@@ -155,6 +160,9 @@ public struct PolicySpec: Sendable, Hashable, CustomStringConvertible {
         case .fifo: return visitor.visit(FIFOPolicy(limits: limits, expiry: expiry))
         case .lfu: return visitor.visit(LFUPolicy(limits: limits, expiry: expiry))
         case .belady: return visitor.visit(BeladyPolicy(limits: limits, expiry: expiry))
+        case .wtinylfu:
+            return visitor.visit(WTinyLFUPolicy(limits: limits, expiry: expiry, window: value("window"),
+                                                protected: value("protected")))
         case .ttl:
             guard let expiry else {
                 throw InputError(source: source, "ttl needs a lifetime: give ttl:max-age=N (or --ttl N)")
