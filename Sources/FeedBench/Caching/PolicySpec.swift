@@ -1,6 +1,6 @@
 /// The eviction policies FeedBench simulates, by their command-line names.
 public enum PolicyName: String, CaseIterable, Sendable, Codable {
-    case lru, lfu, fifo, ttl, belady, clock, sieve, lfuda
+    case lru, lfu, fifo, ttl, belady, clock, sieve, lfuda, wtinylfu
 
     /// One line on what the policy evicts, for help text and README.
     public var summary: String {
@@ -13,6 +13,7 @@ public enum PolicyName: String, CaseIterable, Sendable, Codable {
         case .clock: "FIFO with one reference bit; a referenced tail entry gets a second chance at the head"
         case .sieve: "FIFO with a visited bit and a hand sweeping tail to head; survivors stay in place"
         case .lfuda: "LFU with dynamic aging: count plus the last victim's priority; ties by recency"
+        case .wtinylfu: "W-TinyLFU: LRU window, SLRU main, admission to main by a frequency sketch"
         }
     }
 
@@ -42,6 +43,10 @@ extension PolicyName {
     public var tunables: [PolicyTunable] {
         switch self {
         case .lru, .lfu, .fifo, .ttl, .belady, .clock, .sieve, .lfuda: []
+        case .wtinylfu: [
+            PolicyTunable("window", 0.001...0.5, default: 0.01, "the LRU window's share of the capacity"),
+            PolicyTunable("protected", 0.05...0.95, default: 0.8, "the protected segment's share of the main SLRU"),
+        ]
         }
     }
 }
@@ -161,6 +166,9 @@ public struct PolicySpec: Sendable, Hashable, CustomStringConvertible {
         case .clock: return visitor.visit(ClockPolicy(limits: limits, expiry: expiry))
         case .sieve: return visitor.visit(SievePolicy(limits: limits, expiry: expiry))
         case .lfuda: return visitor.visit(LFUDAPolicy(limits: limits, expiry: expiry))
+        case .wtinylfu:
+            return visitor.visit(WTinyLFUPolicy(limits: limits, expiry: expiry, window: value("window"),
+                                                protected: value("protected")))
         case .ttl:
             guard let expiry else {
                 throw InputError(source: source, "ttl needs a lifetime: give ttl:max-age=N (or --ttl N)")

@@ -130,7 +130,7 @@ import Testing
     @Test(arguments: PolicyName.allCases)
     func removeAndRemoveAllKeepOccupancyExact(name: PolicyName) throws {
         var cache = try PolicySpec(name, maxAge: name == .ttl ? 1000 : nil).makePolicy(limits: CacheLimits(maxCount: 50, maxBytes: 10_000), source: "test")
-        for key in UInt64(0)..<40 { cache.insert(CacheRequest(key: key, size: 100 + Int64(key))) }
+        for key in UInt64(0)..<40 { cache.insert(CacheRequest(key: key, size: 10 + Int64(key))) }
         #expect(cache.occupancy.count == 40)
         let outcome1 = cache.remove(3)
         #expect(outcome1)
@@ -138,7 +138,7 @@ import Testing
         #expect(!outcome2)
         #expect(!cache.contains(3))
         #expect(cache.occupancy.count == 39)
-        let expectedBytes: Int64 = (0..<40).filter { $0 != 3 }.reduce(0) { $0 + 100 + Int64($1) }
+        let expectedBytes: Int64 = (0..<40).filter { $0 != 3 }.reduce(0) { $0 + 10 + Int64($1) }
         #expect(cache.occupancy.bytes == expectedBytes)
         #expect(cache.occupancy.evictions == 0)
         cache.removeAll()
