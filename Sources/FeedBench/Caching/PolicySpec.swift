@@ -1,6 +1,7 @@
 /// The eviction policies FeedBench simulates, by their command-line names.
 public enum PolicyName: String, CaseIterable, Sendable, Codable {
     case lru, lfu, fifo, ttl, belady
+    case s3fifo, twoQueue = "2q", arc
 
     /// One line on what the policy evicts, for help text and README.
     public var summary: String {
@@ -10,6 +11,9 @@ public enum PolicyName: String, CaseIterable, Sendable, Codable {
         case .fifo: "first in, first out; hits change nothing"
         case .ttl: "fixed lifetime from insertion; the entry that expires first goes first"
         case .belady: "offline optimum: the entry needed farthest in the future (needs the whole trace)"
+        case .s3fifo: "small FIFO filter, main FIFO with 2-bit clock, ghost FIFO of evicted keys"
+        case .twoQueue: "2Q: FIFO for new objects, ghost of its evictions, LRU for objects seen again"
+        case .arc: "adaptive replacement: recency and frequency LRUs sized by hits on their ghosts"
         }
     }
 
@@ -38,7 +42,15 @@ extension PolicyName {
     /// The parameters this policy accepts besides `max-age` and `refresh`.
     public var tunables: [PolicyTunable] {
         switch self {
-        case .lru, .lfu, .fifo, .ttl, .belady: []
+        case .lru, .lfu, .fifo, .ttl, .belady, .arc: []
+        case .s3fifo: [
+            PolicyTunable("small", 0.01...0.5, default: 0.1, "the small FIFO's share of the capacity"),
+            PolicyTunable("ghost", 0...2, default: 0.9, "the ghost FIFO's size relative to the capacity"),
+        ]
+        case .twoQueue: [
+            PolicyTunable("in", 0.01...0.5, default: 0.25, "the Ain FIFO's share of the capacity"),
+            PolicyTunable("out", 0...2, default: 0.5, "the Aout ghost's size relative to the capacity"),
+        ]
         }
     }
 }
@@ -155,6 +167,13 @@ public struct PolicySpec: Sendable, Hashable, CustomStringConvertible {
         case .fifo: return visitor.visit(FIFOPolicy(limits: limits, expiry: expiry))
         case .lfu: return visitor.visit(LFUPolicy(limits: limits, expiry: expiry))
         case .belady: return visitor.visit(BeladyPolicy(limits: limits, expiry: expiry))
+        case .s3fifo:
+            return visitor.visit(S3FIFOPolicy(limits: limits, expiry: expiry,
+                                              smallFraction: value("small"), ghostFraction: value("ghost")))
+        case .twoQueue:
+            return visitor.visit(TwoQueuePolicy(limits: limits, expiry: expiry,
+                                                inFraction: value("in"), outFraction: value("out")))
+        case .arc: return visitor.visit(ARCPolicy(limits: limits, expiry: expiry))
         case .ttl:
             guard let expiry else {
                 throw InputError(source: source, "ttl needs a lifetime: give ttl:max-age=N (or --ttl N)")
