@@ -1,6 +1,7 @@
 /// The eviction policies FeedBench simulates, by their command-line names.
 public enum PolicyName: String, CaseIterable, Sendable, Codable {
-    case lru, lfu, fifo, ttl, belady, clock, sieve, lfuda, wtinylfu
+    case lru, lfu, fifo, ttl, belady
+    case clock, sieve, s3fifo, twoQueue = "2q", arc, wtinylfu, lfuda
 
     /// One line on what the policy evicts, for help text and README.
     public var summary: String {
@@ -14,6 +15,9 @@ public enum PolicyName: String, CaseIterable, Sendable, Codable {
         case .sieve: "FIFO with a visited bit and a hand sweeping tail to head; survivors stay in place"
         case .lfuda: "LFU with dynamic aging: count plus the last victim's priority; ties by recency"
         case .wtinylfu: "W-TinyLFU: LRU window, SLRU main, admission to main by a frequency sketch"
+        case .s3fifo: "small FIFO filter, main FIFO with 2-bit clock, ghost FIFO of evicted keys"
+        case .twoQueue: "2Q: FIFO for new objects, ghost of its evictions, LRU for objects seen again"
+        case .arc: "adaptive replacement: recency and frequency LRUs sized by hits on their ghosts"
         }
     }
 
@@ -42,10 +46,18 @@ extension PolicyName {
     /// The parameters this policy accepts besides `max-age` and `refresh`.
     public var tunables: [PolicyTunable] {
         switch self {
-        case .lru, .lfu, .fifo, .ttl, .belady, .clock, .sieve, .lfuda: []
+        case .lru, .lfu, .fifo, .ttl, .belady, .clock, .sieve, .lfuda, .arc: []
         case .wtinylfu: [
             PolicyTunable("window", 0.001...0.5, default: 0.01, "the LRU window's share of the capacity"),
             PolicyTunable("protected", 0.05...0.95, default: 0.8, "the protected segment's share of the main SLRU"),
+        ]
+        case .s3fifo: [
+            PolicyTunable("small", 0.01...0.5, default: 0.1, "the small FIFO's share of the capacity"),
+            PolicyTunable("ghost", 0...2, default: 0.9, "the ghost FIFO's size relative to the capacity"),
+        ]
+        case .twoQueue: [
+            PolicyTunable("in", 0.01...0.5, default: 0.25, "the Ain FIFO's share of the capacity"),
+            PolicyTunable("out", 0...2, default: 0.5, "the Aout ghost's size relative to the capacity"),
         ]
         }
     }
@@ -159,8 +171,8 @@ public struct PolicySpec: Sendable, Hashable, CustomStringConvertible {
                                               source: String, _ visitor: Visitor) throws -> Visitor.Result {
         let expiry = self.expiry(defaultMaxAge: defaultMaxAge)
         switch name {
-        case .lru: return visitor.visit(LRUPolicy(limits: limits, expiry: expiry))
-        case .fifo: return visitor.visit(FIFOPolicy(limits: limits, expiry: expiry))
+        case .lru: return visitor.visit(QueuePolicy.lru(limits: limits, expiry: expiry))
+        case .fifo: return visitor.visit(QueuePolicy.fifo(limits: limits, expiry: expiry))
         case .lfu: return visitor.visit(LFUPolicy(limits: limits, expiry: expiry))
         case .belady: return visitor.visit(BeladyPolicy(limits: limits, expiry: expiry))
         case .clock: return visitor.visit(ClockPolicy(limits: limits, expiry: expiry))
@@ -169,14 +181,18 @@ public struct PolicySpec: Sendable, Hashable, CustomStringConvertible {
         case .wtinylfu:
             return visitor.visit(WTinyLFUPolicy(limits: limits, expiry: expiry, window: value("window"),
                                                 protected: value("protected")))
+        case .s3fifo:
+            return visitor.visit(S3FIFOPolicy(limits: limits, expiry: expiry,
+                                              smallFraction: value("small"), ghostFraction: value("ghost")))
+        case .twoQueue:
+            return visitor.visit(TwoQueuePolicy(limits: limits, expiry: expiry,
+                                                inFraction: value("in"), outFraction: value("out")))
+        case .arc: return visitor.visit(ARCPolicy(limits: limits, expiry: expiry))
         case .ttl:
             guard let expiry else {
                 throw InputError(source: source, "ttl needs a lifetime: give ttl:max-age=N (or --ttl N)")
             }
-            if refreshOnAccess {
-                return visitor.visit(LRUPolicy(limits: limits, expiry: expiry, expiresEagerly: true))
-            }
-            return visitor.visit(FIFOPolicy(limits: limits, expiry: expiry, expiresEagerly: true))
+            return visitor.visit(QueuePolicy.ttl(limits: limits, expiry: expiry))
         }
     }
 

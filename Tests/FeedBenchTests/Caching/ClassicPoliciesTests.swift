@@ -151,7 +151,7 @@ import Testing
     }
 
     @Test func trimEvictsInPolicyOrderDownToTheFraction() {
-        var lru = LRUPolicy(limits: .objects(100))
+        var lru = QueuePolicy.lru(limits: .objects(100))
         for key in UInt64(0)..<100 { lru.access(CacheRequest(key: key, size: 1)) }
         lru.access(CacheRequest(key: 0, size: 1))
         lru.trim(toFraction: 0.1)
@@ -162,7 +162,7 @@ import Testing
     }
 
     @Test func ttlDropsExpiredEntriesEagerlyAndEvictsTheFirstToExpire() {
-        var ttl = FIFOPolicy(limits: .objects(3), expiry: Expiry(maxAge: 10), expiresEagerly: true)
+        var ttl = QueuePolicy.ttl(limits: .objects(3), expiry: Expiry(maxAge: 10))
         ttl.access(CacheRequest(key: 1, size: 1, time: 0))
         ttl.access(CacheRequest(key: 2, size: 1, time: 5))
         let outcome5 = ttl.access(CacheRequest(key: 1, size: 1, time: 10))
@@ -177,14 +177,14 @@ import Testing
     }
 
     @Test func maxAgeOnLRUExpiresLazilyAndRefreshRestartsTheLifetime() {
-        var fixed = LRUPolicy(limits: .objects(10), expiry: Expiry(maxAge: 100))
+        var fixed = QueuePolicy.lru(limits: .objects(10), expiry: Expiry(maxAge: 100))
         fixed.access(CacheRequest(key: 1, size: 1, time: 0))
         let outcome6 = fixed.access(CacheRequest(key: 1, size: 1, time: 90))
         #expect(outcome6)
         let outcome7 = fixed.access(CacheRequest(key: 1, size: 1, time: 101))
         #expect(!outcome7, "lifetime counts from insertion")
         #expect(fixed.occupancy.expirations == 1)
-        var refreshed = LRUPolicy(limits: .objects(10), expiry: Expiry(maxAge: 100, refreshOnAccess: true))
+        var refreshed = QueuePolicy.lru(limits: .objects(10), expiry: Expiry(maxAge: 100, refreshOnAccess: true))
         refreshed.access(CacheRequest(key: 1, size: 1, time: 0))
         let outcome8 = refreshed.access(CacheRequest(key: 1, size: 1, time: 90))
         #expect(outcome8)
@@ -193,7 +193,7 @@ import Testing
     }
 
     @Test func objectsLargerThanTheCacheAreNotAdmittedAndEqualIs() {
-        var lru = LRUPolicy(limits: .bytes(100))
+        var lru = QueuePolicy.lru(limits: .bytes(100))
         let outcome10 = lru.insert(CacheRequest(key: 1, size: 101))
         #expect(!outcome10)
         let outcome11 = lru.insert(CacheRequest(key: 2, size: 100))
