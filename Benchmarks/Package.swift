@@ -9,15 +9,18 @@ let package = Package(
     dependencies: [
         .package(name: "FeedBench", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        // Only to measure FeedBench's byte-level key-trace parser against a CSV library.
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         .executableTarget(
-            name: "PolicyBenchmarks",
+            name: "FeedBenchBenchmarks",
             dependencies: [
                 .product(name: "FeedBench", package: "FeedBench"),
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "CSV", package: "CSV.swift"),
             ],
-            path: "Benchmarks/PolicyBenchmarks",
+            path: "Benchmarks/FeedBenchBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

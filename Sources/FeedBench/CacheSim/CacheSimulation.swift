@@ -133,22 +133,9 @@ struct Replayer<Policy: EvictionPolicy>: TraceReplaying {
     var missedBytes: Int64 = 0
 
     mutating func replay(_ batch: KeyTraceBatch, nextAccess: [Int64]?) {
-        let countsObjects = unit == .objects
-        batch.keys.withUnsafeBufferPointer { keys in
-            batch.sizes.withUnsafeBufferPointer { sizes in
-                batch.times.withUnsafeBufferPointer { times in
-                    for i in 0..<keys.count {
-                        let size = sizes[i]
-                        let request = CacheRequest(key: keys[i], size: countsObjects ? 1 : size, time: times[i],
-                                                   nextAccess: nextAccess?[i] ?? .max)
-                        if !policy.access(request) {
-                            misses += 1
-                            missedBytes += size
-                        }
-                    }
-                }
-            }
-        }
+        let counted = policy.replay(batch, nextAccess: nextAccess, countsObjects: unit == .objects)
+        misses += counted.misses
+        missedBytes += counted.missedBytes
     }
 
     func result(summary: KeyTraceSummary) -> CacheSimResult {

@@ -142,6 +142,13 @@ public protocol EvictionPolicy {
 
     /// Empties the cache (a memory warning's "clear all"); counters are kept.
     mutating func removeAll()
+
+    /// Accesses every request of a key-trace batch in order, as `access` would; returns the
+    /// misses and the bytes they requested. `nextAccess`, aligned with the batch, feeds Belady;
+    /// with `countsObjects` every request has size 1 in the cache. The default implementation
+    /// is the whole replay loop: being a requirement, it is compiled for each policy type, so a
+    /// replay through an existential pays one dynamic call per batch, not per request.
+    mutating func replay(_ batch: KeyTraceBatch, nextAccess: [Int64]?, countsObjects: Bool) -> (misses: Int, missedBytes: Int64)
 }
 
 extension EvictionPolicy {
@@ -151,6 +158,28 @@ extension EvictionPolicy {
         if lookup(request) { return true }
         insert(request)
         return false
+    }
+
+    /// O(batch) accesses.
+    public mutating func replay(_ batch: KeyTraceBatch, nextAccess: [Int64]?, countsObjects: Bool) -> (misses: Int, missedBytes: Int64) {
+        var misses = 0
+        var missedBytes: Int64 = 0
+        batch.keys.withUnsafeBufferPointer { keys in
+            batch.sizes.withUnsafeBufferPointer { sizes in
+                batch.times.withUnsafeBufferPointer { times in
+                    for i in 0..<keys.count {
+                        let size = sizes[i]
+                        let request = CacheRequest(key: keys[i], size: countsObjects ? 1 : size, time: times[i],
+                                                   nextAccess: nextAccess?[i] ?? .max)
+                        if !access(request) {
+                            misses += 1
+                            missedBytes += size
+                        }
+                    }
+                }
+            }
+        }
+        return (misses, missedBytes)
     }
 
     /// Evicts in policy order until the cache holds at most `fraction` of its current bytes and

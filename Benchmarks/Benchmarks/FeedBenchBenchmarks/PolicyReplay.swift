@@ -5,14 +5,7 @@ import FeedBench
 /// 1,000,000 requests, seed 1) at 10,000 objects. Throughput is requests per second (the
 /// scaling factor is the trace length); the cache is warmed by one pass in set-up, so the
 /// measured pass is steady state and its allocation count must be 0.
-let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.throughput, .wallClock, .mallocCountTotal, .peakMemoryResident],
-        scalingFactor: .mega,
-        maxDuration: .seconds(3),
-        maxIterations: 20
-    )
-
+func policyReplayBenchmarks() {
     let trace = ZipfKeyTrace(objects: 100_000, requests: 1_000_000, alpha: 1.0, seed: 1).generate()
     let nextAccess = trace.nextAccessPositions()
 
