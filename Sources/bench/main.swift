@@ -14,6 +14,8 @@ func runBench() -> Never {
         print("bench: \(line)", to: &stderr)
         exit(2)
     }
+    // With no arguments at all, show the usage rather than start the default command.
+    if CommandLine.arguments.count == 1 { Bench.exit(withError: CleanExit.helpRequest(Bench.self)) }
     do {
         var command = try Bench.parseAsRoot()
         try command.run()

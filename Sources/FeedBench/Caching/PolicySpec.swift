@@ -159,17 +159,20 @@ public struct PolicySpec: Sendable, Hashable, CustomStringConvertible {
         return try items.map { try parse(String($0), source: source) }
     }
 
-    /// The expiry rule, with `defaultMaxAge` standing in for a missing `max-age` on `ttl`.
-    public func expiry(defaultMaxAge: Int64?) -> Expiry? {
+    /// The expiry rule, with `defaultMaxAge` standing in for a missing `max-age` on `ttl`;
+    /// `ageScale` converts the spec's unit to the requests' time unit (the simulator gives
+    /// ages in seconds and times in nanoseconds: 10^9).
+    public func expiry(defaultMaxAge: Int64?, ageScale: Int64 = 1) -> Expiry? {
         let age = maxAge ?? (name == .ttl ? defaultMaxAge : nil)
-        return age.map { Expiry(maxAge: $0, refreshOnAccess: refreshOnAccess) }
+        return age.map { Expiry(maxAge: $0.multipliedReportingOverflow(by: ageScale).overflow ? .max : $0 * ageScale,
+                                refreshOnAccess: refreshOnAccess) }
     }
 
     /// Builds the policy and hands it, with its concrete type, to `visitor`: generic code then
     /// runs specialised for each policy instead of through an existential.
-    public func build<Visitor: PolicyVisitor>(limits: CacheLimits, defaultMaxAge: Int64? = nil,
+    public func build<Visitor: PolicyVisitor>(limits: CacheLimits, defaultMaxAge: Int64? = nil, ageScale: Int64 = 1,
                                               source: String, _ visitor: Visitor) throws -> Visitor.Result {
-        let expiry = self.expiry(defaultMaxAge: defaultMaxAge)
+        let expiry = self.expiry(defaultMaxAge: defaultMaxAge, ageScale: ageScale)
         switch name {
         case .lru: return visitor.visit(QueuePolicy.lru(limits: limits, expiry: expiry))
         case .fifo: return visitor.visit(QueuePolicy.fifo(limits: limits, expiry: expiry))
@@ -197,8 +200,9 @@ public struct PolicySpec: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Builds the policy behind an existential, for code that is not on a hot path.
-    public func makePolicy(limits: CacheLimits, defaultMaxAge: Int64? = nil, source: String) throws -> any EvictionPolicy {
-        try build(limits: limits, defaultMaxAge: defaultMaxAge, source: source, ExistentialPolicy())
+    public func makePolicy(limits: CacheLimits, defaultMaxAge: Int64? = nil, ageScale: Int64 = 1,
+                           source: String) throws -> any EvictionPolicy {
+        try build(limits: limits, defaultMaxAge: defaultMaxAge, ageScale: ageScale, source: source, ExistentialPolicy())
     }
 }
 

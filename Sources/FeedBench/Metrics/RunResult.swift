@@ -1,0 +1,93 @@
+import Foundation
+
+/// One row of the results CSV (DESIGN.md §2): a run's identity and every figure it produced.
+/// Column names are a contract — CI scripts and `bench compare` key on them.
+public struct RunResult: Sendable, Equatable {
+    // Identity.
+    public var profile: String
+    public var network: String
+    public var policy: String
+    public var memoryLimitBytes: Int64
+    public var diskLimitBytes: Int64
+    public var prefetchWindow: String
+    public var trace: String
+    public var seed: UInt64
+    public var launches: Int
+    // Display.
+    public var displays = 0
+    public var memoryHits = 0
+    public var diskHits = 0
+    public var inflightHits = 0
+    public var misses = 0
+    public var stalls = StallHistogram()
+    /// Time to first image of each launch that showed one, in nanoseconds.
+    public var firstImageTimes: [Int64] = []
+    // Network.
+    public var apiRequests = 0
+    public var imageRequests = 0
+    public var cancelledRequests = 0
+    public var wastedPrefetches = 0
+    public var bytesDownloaded: Int64 = 0
+    // Memory.
+    public var peakMemoryBytes: Int64 = 0
+    public var meanMemoryBytes: Int64 = 0
+    public var memoryWarnings = 0
+    public var jetsamKills = 0
+    public var evictions = 0
+    // Feed.
+    public var reshownViewed = 0
+
+    public static func == (a: RunResult, b: RunResult) -> Bool { a.csvRow == b.csvRow }
+
+    /// The header line, in column order.
+    public static let columns = [
+        "profile", "network", "policy", "memory_limit_bytes", "disk_limit_bytes", "prefetch_window", "trace", "seed",
+        "launches",
+        "displays", "memory_hits", "disk_hits", "inflight_hits", "misses", "hit_rate", "memory_hit_rate",
+        "stalls", "stall_ms_p50", "stall_ms_p95", "stall_ms_p99", "first_image_ms",
+        "api_requests", "image_requests", "cancelled_requests", "wasted_prefetches", "bytes_downloaded",
+        "peak_memory_bytes", "mean_memory_bytes", "memory_warnings", "jetsam_kills", "evictions",
+        "reshown_viewed",
+    ]
+
+    /// The identity columns: two rows with equal values here describe the same experiment.
+    public static let identityColumns = Array(columns.prefix(9))
+
+    public static var csvHeader: String { columns.joined(separator: ",") }
+
+    /// (memory hits + disk hits) / displays.
+    public var hitRate: String { FixedPoint.ratio(Int64(memoryHits + diskHits), Int64(displays), decimals: 6) }
+    public var memoryHitRate: String { FixedPoint.ratio(Int64(memoryHits), Int64(displays), decimals: 6) }
+
+    /// Mean time to first image over launches, in milliseconds with 3 decimals.
+    public var firstImageMilliseconds: String {
+        guard !firstImageTimes.isEmpty else { return "0.000" }
+        let total = firstImageTimes.reduce(0, +)
+        return FixedPoint.ratio(total, Int64(firstImageTimes.count) * 1_000_000, decimals: 3)
+    }
+
+    /// The CSV line, without its line end. Every value is an integer or a fixed-decimal number,
+    /// so the same run always prints the same bytes.
+    public var csvRow: String {
+        let fields: [String] = [
+            CSVText.field(profile), CSVText.field(network), CSVText.field(policy), String(memoryLimitBytes),
+            String(diskLimitBytes), CSVText.field(prefetchWindow), CSVText.field(trace), String(seed), String(launches),
+            String(displays), String(memoryHits), String(diskHits), String(inflightHits), String(misses), hitRate,
+            memoryHitRate, String(stalls.count), stalls.milliseconds(atPercentile: 50),
+            stalls.milliseconds(atPercentile: 95), stalls.milliseconds(atPercentile: 99), firstImageMilliseconds,
+            String(apiRequests), String(imageRequests), String(cancelledRequests), String(wastedPrefetches),
+            String(bytesDownloaded),
+            String(peakMemoryBytes), String(meanMemoryBytes), String(memoryWarnings), String(jetsamKills),
+            String(evictions), String(reshownViewed),
+        ]
+        return fields.joined(separator: ",")
+    }
+}
+
+/// CSV quoting for text fields (RFC 4180): quoted only when they hold a comma, quote or line end.
+public enum CSVText {
+    public static func field(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,364 @@
+import Collections
+
+/// Where a prefetched image goes: the disk cache only, or decoded into the memory cache too.
+public enum PrefetchDestination: String, Sendable, CaseIterable {
+    case disk
+    case memoryAndDisk = "memory+disk"
+}
+
+/// How the image pipeline is set up for a run (DESIGN.md §1.4–§1.5).
+public struct PipelineConfiguration: Sendable {
+    public var memoryPolicy: PolicySpec
+    public var memoryLimits: CacheLimits
+    public var diskPolicy: PolicySpec
+    public var diskLimits: CacheLimits
+    /// Decode to the cell's pixel size (`true`) or to the image's full size.
+    public var downsample: Bool
+    /// Low-priority (prefetch) downloads allowed at once, within the connection limit.
+    public var prefetchConcurrency: Int
+    public var prefetchDestination: PrefetchDestination
+
+    public init(memoryPolicy: PolicySpec, memoryLimits: CacheLimits, diskPolicy: PolicySpec = PolicySpec(.lru),
+                diskLimits: CacheLimits, downsample: Bool = true, prefetchConcurrency: Int = 2,
+                prefetchDestination: PrefetchDestination = .memoryAndDisk) {
+        self.memoryPolicy = memoryPolicy
+        self.memoryLimits = memoryLimits
+        self.diskPolicy = diskPolicy
+        self.diskLimits = diskLimits
+        self.downsample = downsample
+        self.prefetchConcurrency = prefetchConcurrency
+        self.prefetchDestination = prefetchDestination
+    }
+}
+
+/// How a display request was served (DESIGN.md §1.4's four cases).
+public enum DisplayOutcome: Sendable, Equatable {
+    /// Decoded image in the memory cache: shown on the frame it was needed.
+    case memoryHit
+    /// On disk: shown after a disk read and a decode.
+    case diskHit
+    /// Already being loaded (a prefetch): joined it, at high priority.
+    case inflightHit
+    /// Nowhere: a new high-priority download.
+    case miss
+}
+
+/// The events the pipeline schedules on the simulator's queue. Each carries the serial number
+/// of the task it belongs to, so an event for a cancelled task is recognised and dropped.
+public enum PipelineEvent: Sendable {
+    case responseStarted(url: UInt64, serial: Int)
+    case attemptLost(url: UInt64, serial: Int)
+    case linkCheck(generation: Int)
+    case diskReadDone(url: UInt64, serial: Int)
+    case decodeDone(url: UInt64, serial: Int)
+}
+
+/// Seed 001's two-tier image pipeline: memory cache → disk cache → network, with coalesced
+/// downloads, two priorities, a shared connection pool (6 per host) with its own limit for
+/// prefetches, cancellation only when the last requester leaves, and disk-read and decode
+/// delays from the device profile.
+///
+/// Each URL has at most one task. A task is held by a waiting display (the cell on screen)
+/// and/or the prefetcher; it is cancelled when neither holds it any more — as in Nuke,
+/// Kingfisher and SDWebImage. The pipeline is driven by its owner: calls return at once and
+/// schedule `PipelineEvent`s, and images that become ready for a waiting display are reported
+/// through `takeReady()`.
+struct ImagePipeline {
+    enum Phase {
+        case queued, requesting, transferring, readingDisk, decoding
+    }
+
+    struct Task {
+        var serial: Int
+        var image: ImageDescriptor
+        var phase: Phase
+        var displayWaiting: Bool
+        var prefetchHeld: Bool
+        var highPriority: Bool
+        /// Counted against the prefetch concurrency limit while on the network.
+        var holdsPrefetchSlot = false
+        var attempt = 0
+        /// Started by the prefetcher (for wasted-prefetch accounting).
+        let startedByPrefetch: Bool
+    }
+
+    let configuration: PipelineConfiguration
+    let profile: DeviceProfile
+    let network: NetworkProfile
+    var memoryCache: any EvictionPolicy
+    var diskCache: any EvictionPolicy
+    var link: NetworkLink
+    var generator: SeededGenerator
+    /// Tasks by URL: looked up, never iterated for output.
+    var tasks: [UInt64: Task] = [:]
+    var highQueue = Deque<UInt64>()
+    var lowQueue = Deque<UInt64>()
+    var connectionsInUse = 0
+    var prefetchSlotsInUse = 0
+    var nextSerial = 0
+    var ready: [UInt64] = []
+    var failed: [UInt64] = []
+
+    // Counters for the results row.
+    var imageRequests = 0
+    var cancelledRequests = 0
+    var bytesDownloaded: Int64 = 0
+    /// URLs downloaded by tasks the prefetcher started.
+    var prefetchDownloads = Set<UInt64>()
+
+    init(configuration: PipelineConfiguration, profile: DeviceProfile, network: NetworkProfile, seed: UInt64) throws {
+        self.configuration = configuration
+        self.profile = profile
+        self.network = network
+        // Policy ages are in seconds; the simulator's clock counts nanoseconds.
+        memoryCache = try configuration.memoryPolicy.makePolicy(limits: configuration.memoryLimits, ageScale: 1_000_000_000, source: "--policy")
+        diskCache = try configuration.diskPolicy.makePolicy(limits: configuration.diskLimits, ageScale: 1_000_000_000, source: "--disk-policy")
+        link = NetworkLink(network: network)
+        generator = SeededGenerator(seed: seed, stream: 0x6e65_7477_6f72_6b)
+    }
+
+    /// The bitmap bytes an image costs once decoded (DESIGN.md §1.4).
+    func decodedBytes(_ image: ImageDescriptor) -> Int64 {
+        if configuration.downsample {
+            let side = Int64(profile.cellPixels)
+            return side * side * 4
+        }
+        return Int64(image.pixelWidth) * Int64(image.pixelHeight) * 4
+    }
+
+    func request(_ image: ImageDescriptor, time: Int64, forMemory: Bool) -> CacheRequest {
+        CacheRequest(key: image.url, size: forMemory ? decodedBytes(image) : image.encodedBytes, time: time)
+    }
+
+    // MARK: Requests
+
+    /// A cell needs `image` now. Memory hits are served at once; otherwise a task is joined or
+    /// started and the image is reported by `takeReady()` when it is decoded.
+    mutating func requestDisplay(_ image: ImageDescriptor, at now: Int64, queue: inout EventQueue<SimulationEvent>) -> DisplayOutcome {
+        if memoryCache.lookup(request(image, time: now, forMemory: true)) { return .memoryHit }
+        if var task = tasks[image.url] {
+            task.displayWaiting = true
+            if !task.highPriority {
+                task.highPriority = true
+                if task.phase == .queued, let index = lowQueue.firstIndex(of: image.url) {
+                    lowQueue.remove(at: index)
+                    highQueue.append(image.url)
+                }
+            }
+            tasks[image.url] = task
+            return .inflightHit
+        }
+        if diskCache.lookup(request(image, time: now, forMemory: false)) {
+            startDiskRead(image, display: true, at: now, queue: &queue)
+            return .diskHit
+        }
+        startDownload(image, display: true, at: now, queue: &queue)
+        return .miss
+    }
+
+    /// The cell showing `url` left the screen before its image arrived.
+    mutating func cancelDisplay(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+        guard var task = tasks[url] else { return }
+        task.displayWaiting = false
+        tasks[url] = task
+        if !task.prefetchHeld { cancel(url, at: now, queue: &queue) }
+    }
+
+    /// The prefetcher wants `image` ready ahead of display.
+    mutating func startPrefetch(_ image: ImageDescriptor, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+        if var task = tasks[image.url] {
+            task.prefetchHeld = true
+            tasks[image.url] = task
+            return
+        }
+        if memoryCache.contains(image.url) { return }
+        if diskCache.contains(image.url) {
+            if configuration.prefetchDestination == .memoryAndDisk {
+                startDiskRead(image, display: false, at: now, queue: &queue)
+            }
+            return
+        }
+        startDownload(image, display: false, at: now, queue: &queue)
+    }
+
+    /// The prefetcher no longer wants `url` (it left the window).
+    mutating func stopPrefetch(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+        guard var task = tasks[url] else { return }
+        task.prefetchHeld = false
+        tasks[url] = task
+        if !task.displayWaiting { cancel(url, at: now, queue: &queue) }
+    }
+
+    /// The images decoded for a waiting display since the last call, in completion order.
+    mutating func takeReady() -> [UInt64] {
+        defer { ready.removeAll(keepingCapacity: true) }
+        return ready
+    }
+
+    /// The downloads that failed for a waiting display since the last call.
+    mutating func takeFailed() -> [UInt64] {
+        defer { failed.removeAll(keepingCapacity: true) }
+        return failed
+    }
+
+    /// Drops every task (the app was killed or relaunched); caches are the owner's business.
+    mutating func abandonAll(at now: Int64) {
+        for url in link.transfers.map(\.url) { link.cancel(url, at: now) }
+        tasks.removeAll()
+        highQueue.removeAll()
+        lowQueue.removeAll()
+        connectionsInUse = 0
+        prefetchSlotsInUse = 0
+        ready.removeAll()
+        failed.removeAll()
+    }
+
+    /// Bytes of downloads under way (app memory).
+    var bytesInFlight: Int64 { link.bytesReceived }
+
+    // MARK: Task life cycle
+
+    mutating func newTask(_ image: ImageDescriptor, display: Bool, phase: Phase) -> Task {
+        nextSerial += 1
+        return Task(serial: nextSerial, image: image, phase: phase, displayWaiting: display, prefetchHeld: !display,
+                    highPriority: display, startedByPrefetch: !display)
+    }
+
+    mutating func startDiskRead(_ image: ImageDescriptor, display: Bool, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+        let task = newTask(image, display: display, phase: .readingDisk)
+        tasks[image.url] = task
+        let readTime = profile.diskReadLatency + image.encodedBytes * 1_000_000_000 / profile.diskReadBytesPerSecond
+        queue.schedule(.pipeline(.diskReadDone(url: image.url, serial: task.serial)), after: readTime)
+    }
+
+    mutating func startDownload(_ image: ImageDescriptor, display: Bool, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+        tasks[image.url] = newTask(image, display: display, phase: .queued)
+        if display { highQueue.append(image.url) } else { lowQueue.append(image.url) }
+        dispatchQueued(at: now, queue: &queue)
+    }
+
+    /// Gives free connections to queued tasks: high priority first, prefetches only within
+    /// their own limit.
+    mutating func dispatchQueued(at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+        while connectionsInUse < network.connectionsPerHost {
+            let url: UInt64
+            var prefetchSlot = false
+            if let next = highQueue.popFirst() {
+                url = next
+            } else if prefetchSlotsInUse < configuration.prefetchConcurrency, let next = lowQueue.popFirst() {
+                url = next
+                prefetchSlot = true
+            } else {
+                return
+            }
+            guard var task = tasks[url] else { continue }
+            connectionsInUse += 1
+            if prefetchSlot { prefetchSlotsInUse += 1 }
+            task.holdsPrefetchSlot = prefetchSlot
+            task.phase = .requesting
+            tasks[url] = task
+            imageRequests += 1
+            sendAttempt(url, at: now, queue: &queue)
+        }
+    }
+
+    /// One attempt: a round trip to the first byte, or a loss noticed after the retry timeout.
+    mutating func sendAttempt(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+        guard let task = tasks[url] else { return }
+        if network.loss > 0, generator.chance(network.loss) {
+            queue.schedule(.pipeline(.attemptLost(url: url, serial: task.serial)), after: network.retryTimeout)
+        } else {
+            let roundTrip = generator.next(in: network.oneWayDelay) + generator.next(in: network.oneWayDelay)
+            queue.schedule(.pipeline(.responseStarted(url: url, serial: task.serial)), after: roundTrip)
+        }
+    }
+
+    /// Frees the network resources a task holds.
+    mutating func releaseConnection(_ task: Task) {
+        connectionsInUse -= 1
+        if task.holdsPrefetchSlot { prefetchSlotsInUse -= 1 }
+    }
+
+    mutating func cancel(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+        guard let task = tasks[url] else { return }
+        switch task.phase {
+        case .queued:
+            if let i = highQueue.firstIndex(of: url) { highQueue.remove(at: i) }
+            if let i = lowQueue.firstIndex(of: url) { lowQueue.remove(at: i) }
+            tasks[url] = nil
+        case .requesting, .transferring:
+            if task.phase == .transferring { link.cancel(url, at: now); scheduleLinkCheck(queue: &queue) }
+            releaseConnection(task)
+            tasks[url] = nil
+            cancelledRequests += 1
+            dispatchQueued(at: now, queue: &queue)
+        case .readingDisk, .decoding:
+            break // local work finishes and lands in the caches
+        }
+    }
+
+    mutating func scheduleLinkCheck(queue: inout EventQueue<SimulationEvent>) {
+        if let finish = link.nextFinish() {
+            queue.schedule(.pipeline(.linkCheck(generation: link.generation)), at: max(finish, queue.now))
+        }
+    }
+
+    /// Handles one of the pipeline's own events.
+    mutating func handle(_ event: PipelineEvent, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+        switch event {
+        case let .responseStarted(url, serial):
+            guard var task = tasks[url], task.serial == serial, task.phase == .requesting else { return }
+            task.phase = .transferring
+            tasks[url] = task
+            link.start(url, bytes: task.image.encodedBytes, at: now)
+            scheduleLinkCheck(queue: &queue)
+        case let .attemptLost(url, serial):
+            guard var task = tasks[url], task.serial == serial, task.phase == .requesting else { return }
+            task.attempt += 1
+            tasks[url] = task
+            if task.attempt <= network.maxRetries {
+                sendAttempt(url, at: now, queue: &queue)
+            } else {
+                releaseConnection(task)
+                tasks[url] = nil
+                if task.displayWaiting { failed.append(url) }
+                dispatchQueued(at: now, queue: &queue)
+            }
+        case let .linkCheck(generation):
+            guard generation == link.generation else { return }
+            for url in link.takeFinished(at: now) { finishDownload(url, at: now, queue: &queue) }
+            scheduleLinkCheck(queue: &queue)
+            dispatchQueued(at: now, queue: &queue)
+        case let .diskReadDone(url, serial):
+            guard let task = tasks[url], task.serial == serial else { return }
+            startDecode(task, at: now, queue: &queue)
+        case let .decodeDone(url, serial):
+            guard let task = tasks[url], task.serial == serial else { return }
+            tasks[url] = nil
+            memoryCache.insert(request(task.image, time: now, forMemory: true))
+            if task.displayWaiting { ready.append(url) }
+        }
+    }
+
+    mutating func finishDownload(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+        guard let task = tasks[url] else { return }
+        releaseConnection(task)
+        bytesDownloaded += task.image.encodedBytes
+        if task.startedByPrefetch { prefetchDownloads.insert(url) }
+        if !diskCache.contains(url) { diskCache.insert(request(task.image, time: now, forMemory: false)) }
+        if task.displayWaiting || configuration.prefetchDestination == .memoryAndDisk {
+            startDecode(task, at: now, queue: &queue)
+        } else {
+            tasks[url] = nil
+        }
+    }
+
+    mutating func startDecode(_ task: Task, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+        var task = task
+        task.phase = .decoding
+        tasks[task.image.url] = task
+        let sourceBytes = Int64(task.image.pixelWidth) * Int64(task.image.pixelHeight) * 4
+        let decodeTime = sourceBytes * 1_000_000_000 / profile.decodeBytesPerSecond
+        queue.schedule(.pipeline(.decodeDone(url: task.image.url, serial: task.serial)), after: decodeTime)
+    }
+}

@@ -1,0 +1,73 @@
+/// What the user scrolls in a run: a built-in behaviour generated from the run's seed, or a
+/// recorded trace from their own app.
+public enum ScrollWorkload: Sendable {
+    case behavior(ScrollBehavior, duration: Int64)
+    case recorded(ScrollTrace)
+
+    /// The `trace` column: the behaviour's name or the recorded file's name.
+    public var name: String {
+        switch self {
+        case let .behavior(behavior, _): behavior.rawValue
+        case let .recorded(trace): trace.name
+        }
+    }
+
+    /// The per-frame offsets for a launch of `profile`.
+    func trace(profile: DeviceProfile, seed: UInt64) -> ScrollTrace {
+        switch self {
+        case let .behavior(behavior, duration):
+            behavior.trace(seed: seed, duration: duration, refreshRate: profile.refreshRate,
+                           rowHeight: profile.cellSide, viewportHeight: profile.screenHeight)
+        case let .recorded(trace):
+            trace
+        }
+    }
+}
+
+/// One run (DESIGN.md §1): a device profile × a cache configuration × a prefetch window × a
+/// scroll workload × a seed, over one or more app launches.
+public struct RunConfiguration: Sendable {
+    public var profile: DeviceProfile
+    public var network: NetworkProfile
+    public var pipeline: PipelineConfiguration
+    public var window: PrefetchWindow
+    public var workload: ScrollWorkload
+    public var seed: UInt64
+    /// App launches in the run; the feed store and the disk cache persist between them.
+    public var launches: Int
+    /// Simulated time between one launch's end and the next launch.
+    public var gap: Int64
+    public var api: FeedAPIConfiguration
+    public var rules: FeedRules
+
+    /// The default session length of a built-in behaviour: two minutes of scrolling.
+    public static let defaultDuration: Int64 = 120_000_000_000
+    /// The default gap between launches: eight hours.
+    public static let defaultGap: Int64 = 8 * 3_600_000_000_000
+
+    public init(profile: DeviceProfile, network: NetworkProfile, pipeline: PipelineConfiguration,
+                window: PrefetchWindow, workload: ScrollWorkload, seed: UInt64, launches: Int = 1,
+                gap: Int64 = RunConfiguration.defaultGap, api: FeedAPIConfiguration = FeedAPIConfiguration(),
+                rules: FeedRules = FeedRules()) {
+        self.profile = profile
+        self.network = network
+        self.pipeline = pipeline
+        self.window = window
+        self.workload = workload
+        self.seed = seed
+        self.launches = launches
+        self.gap = gap
+        self.api = api
+        self.rules = rules
+    }
+
+    /// The run a profile's defaults give for `policy`, `window`, `workload` and `seed`.
+    public static func standard(profile: DeviceProfile, policy: PolicySpec, window: PrefetchWindow,
+                                workload: ScrollWorkload, seed: UInt64, network: NetworkProfile? = nil) throws -> RunConfiguration {
+        let pipeline = PipelineConfiguration(
+            memoryPolicy: policy, memoryLimits: .bytes(profile.memoryCacheBytes),
+            diskLimits: .bytes(profile.diskCacheBytes))
+        return RunConfiguration(profile: profile, network: try network ?? NetworkProfile.named(profile.defaultNetwork),
+                                pipeline: pipeline, window: window, workload: workload, seed: seed)
+    }
+}

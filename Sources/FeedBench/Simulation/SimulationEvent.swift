@@ -1,0 +1,9 @@
+/// Everything that can happen in a run, on one `EventQueue`.
+public enum SimulationEvent: Sendable {
+    /// Frame `index` of the current launch: scroll, display, prefetch.
+    case frame(index: Int, launch: Int)
+    /// An API call of the current launch answered.
+    case apiResponse(launch: Int)
+    /// The image pipeline's own events.
+    case pipeline(PipelineEvent)
+}

@@ -1,0 +1,33 @@
+/// The main job's experiment for one device profile: policies `lru`, `lfu`, `fifo` and `ttl`
+/// (seed 001's 5-minute lifetime) × prefetch windows 0, 5, 10, 20, 30, 50 × the `browser` and
+/// `skimmer` behaviours, with the profile's memory-cache limit and network. Rows come out in
+/// that nesting order.
+public enum StandardMatrix {
+    public static let policies = ["lru", "lfu", "fifo", "ttl:max-age=300"]
+    public static let windows = [0, 5, 10, 20, 30, 50]
+    public static let behaviors: [ScrollBehavior] = [.browser, .skimmer]
+
+    /// The runs of the matrix, or of the parts the caller overrides.
+    public static func configurations(
+        profile: DeviceProfile, network: NetworkProfile? = nil, policies: [PolicySpec]? = nil,
+        windows: [PrefetchWindow]? = nil, workloads: [ScrollWorkload]? = nil, seed: UInt64 = 1, launches: Int = 1,
+        gap: Int64 = RunConfiguration.defaultGap, duration: Int64 = RunConfiguration.defaultDuration
+    ) throws -> [RunConfiguration] {
+        let policies = try policies ?? Self.policies.map { try PolicySpec.parse($0, source: "--policy") }
+        let windows = windows ?? Self.windows.map { PrefetchWindow(ahead: $0) }
+        let workloads = workloads ?? behaviors.map { ScrollWorkload.behavior($0, duration: duration) }
+        var runs: [RunConfiguration] = []
+        for policy in policies {
+            for window in windows {
+                for workload in workloads {
+                    var run = try RunConfiguration.standard(profile: profile, policy: policy, window: window,
+                                                            workload: workload, seed: seed, network: network)
+                    run.launches = launches
+                    run.gap = gap
+                    runs.append(run)
+                }
+            }
+        }
+        return runs
+    }
+}

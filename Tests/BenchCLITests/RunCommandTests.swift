@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// `bench run` end to end: the results file, the ranked summary, determinism across --jobs,
+/// and one-line refusals that leave no partial CSV.
+@Suite struct RunCommandTests {
+    static let quick = ["--window", "0,20", "--trace", "browser", "--duration", "15s"]
+
+    @Test func writesTheResultsAndRanksTheConfigurations() throws {
+        let folder = try BenchProcess.scratch()
+        let out = folder.appendingPathComponent("low-end.csv")
+        let result = try BenchProcess.run(["--profile", "low-end", "--out", out.path] + Self.quick)
+        #expect(result.status == 0, "\(result.stderr)")
+        let csv = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
+        #expect(csv.count == 1 + 4 * 2)
+        #expect(csv[0].hasPrefix("profile,network,policy,memory_limit_bytes,disk_limit_bytes,prefetch_window,trace,seed,launches,displays,"))
+        #expect(csv[1].hasPrefix("low-end,lte,lru,471859200,157286400,0,browser,1,1,"))
+        #expect(result.stdout.contains("Recommended: "))
+        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 })
+    }
+
+    @Test func theSameArgumentsWriteTheSameBytesWhateverTheJobs() throws {
+        let folder = try BenchProcess.scratch()
+        var files: [Data] = []
+        for (name, jobs) in [("a.csv", "1"), ("b.csv", "2"), ("c.csv", "2")] {
+            let out = folder.appendingPathComponent(name).path
+            let result = try BenchProcess.run(["run", "--profile", "mid", "--jobs", jobs, "--out", out] + Self.quick)
+            #expect(result.status == 0, "\(result.stderr)")
+            files.append(try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        #expect(files[0] == files[1] && files[1] == files[2])
+    }
+
+    @Test(arguments: [
+        (["--profile", "pixel"], "--profile: unknown profile \"pixel\"; expected one of low-end, mid, high-end, tablet"),
+        (["--profile", "low-end", "--policy", "mru"], "--policy: unknown policy \"mru\""),
+        (["--profile", "low-end", "--trace", "walker"], "--trace: unknown behaviour \"walker\"; expected one of reader, browser, skimmer, revisitor"),
+        (["--profile", "low-end", "--network", "5g"], "--network: unknown network \"5g\""),
+        (["--profile", "low-end", "--window=-1"], "--window: expected a window"),
+        (["--profile", "low-end", "--duration", "8x"], "--duration: expected a duration"),
+        (["--profile", "low-end", "--launches", "0"], "--launches: expected at least 1 launch"),
+        (["--profile", "low-end", "--seed=-1"], ""),
+        (["--profile", "/nonexistent/phone.json"], "/nonexistent/phone.json: cannot read the profile file"),
+    ])
+    func refusesBadInputInOneLineAndWritesNothing(arguments: [String], message: String) throws {
+        let folder = try BenchProcess.scratch()
+        let result = try BenchProcess.run(["run", "--out", folder.appendingPathComponent("r.csv").path] + arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("bench: \(message)"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no partial output")
+    }
+
+    @Test func aMalformedRecordedTraceNamesItsLineAndField() throws {
+        let folder = try BenchProcess.scratch()
+        let trace = folder.appendingPathComponent("mine.csv")
+        try "t_ms,offset_pt\n0,0\n16.7,abc\n".write(to: trace, atomically: true, encoding: .utf8)
+        let result = try BenchProcess.run(["run", "--profile", "low-end", "--trace", trace.path, "--out", folder.appendingPathComponent("r.csv").path])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("bench: \(trace.path):3: offset_pt: "), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("r.csv").path))
+    }
+}
