@@ -5,7 +5,7 @@ struct TraceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace",
         abstract: "Generate traces.",
-        subcommands: [ZipfCommand.self]
+        subcommands: [ZipfCommand.self, GenerateCommand.self]
     )
 }
 
@@ -39,5 +39,71 @@ struct ZipfCommand: ParsableCommand {
             throw InputError(source: "--min-size", "expected 0 < --min-size ≤ --max-size, found \(minSize) and \(maxSize)")
         }
         try ZipfKeyTrace(objects: objects, requests: requests, alpha: alpha, seed: seed, sizes: minSize...maxSize).write(to: out)
+    }
+}
+
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Write a seeded synthetic scroll trace (CSV t_ms,offset_pt) for the simulator.",
+        discussion: """
+        A scroll trace is the content offset of the feed, in points from its top, on every frame \
+        of a display refreshing --refresh-rate times a second: t_ms is the frame's time in \
+        milliseconds (3 decimals), offset_pt the offset (2 decimals). The trace starts at the top \
+        and holds duration ÷ frame interval whole frames. The same arguments always write the \
+        same bytes.
+
+        Behaviours (velocities scale with --viewport-height; --row-height is the unit of \
+        reader drags and revisitor look-backs):
+        \(ScrollBehavior.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n"))
+
+        Durations take a unit: 500ms, 30s, 5m, 8h (a bare number is seconds), up to 24h.
+
+        Example (five minutes of an iPhone SE user flicking through full-width photos):
+          bench trace generate --behavior browser --seed 1 --duration 5m --out browser.csv
+        """
+    )
+
+    @Option(help: ArgumentHelp("How the simulated person scrolls: \(ScrollBehavior.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
+    var behavior: String
+
+    @Option(help: "Seed of the generator (0 to 2^64−1).")
+    var seed: UInt64
+
+    @Option(help: ArgumentHelp("Length of the session, e.g. 30s, 5m, 8h.", valueName: "duration"))
+    var duration: String
+
+    @Option(name: .customLong("refresh-rate"), help: ArgumentHelp("Display refresh rate in Hz (60 for most iPhones, 120 for ProMotion).", valueName: "hz"))
+    var refreshRate: Int = 60
+
+    @Option(name: .customLong("row-height"), help: ArgumentHelp("Height of one feed row in points (375: a full-width square cell on a 375-point-wide screen).", valueName: "points"))
+    var rowHeight: Double = 375
+
+    @Option(name: .customLong("viewport-height"), help: ArgumentHelp("Height of the visible feed in points (667: iPhone SE).", valueName: "points"))
+    var viewportHeight: Double = 667
+
+    @Option(help: ArgumentHelp("Destination file, written atomically.", valueName: "file"))
+    var out: String
+
+    func run() throws {
+        guard let model = ScrollBehavior(rawValue: behavior) else {
+            throw InputError(source: "--behavior", "unknown behaviour \(InputError.quote(behavior)); expected one of \(ScrollBehavior.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let nanoseconds = try Quantities.duration(duration, source: "--duration")
+        guard nanoseconds <= ScrollTrace.maximumDuration else {
+            throw InputError(source: "--duration", "expected a duration up to 24h, found \(InputError.quote(duration))")
+        }
+        guard (1...1000).contains(refreshRate) else {
+            throw InputError(source: "--refresh-rate", "expected a refresh rate from 1 to 1000 Hz, found \(refreshRate)")
+        }
+        guard rowHeight > 0, rowHeight.isFinite else {
+            throw InputError(source: "--row-height", "expected a positive height in points, found \(rowHeight)")
+        }
+        guard viewportHeight > 0, viewportHeight.isFinite else {
+            throw InputError(source: "--viewport-height", "expected a positive height in points, found \(viewportHeight)")
+        }
+        let trace = model.trace(seed: seed, duration: nanoseconds, refreshRate: refreshRate,
+                                rowHeight: rowHeight, viewportHeight: viewportHeight)
+        try trace.write(to: out)
     }
 }

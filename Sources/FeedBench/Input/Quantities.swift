@@ -1,4 +1,4 @@
-/// Parsers for the quantities users type: counts and byte sizes with units.
+/// Parsers for the quantities users type: counts and byte sizes with units, durations.
 public enum Quantities {
     /// A positive integer, optionally with a byte unit: `4897`, `20MB` (10^6), `64KiB` (2^10),
     /// `1.5GB`. Units are case-insensitive: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB.
@@ -30,5 +30,36 @@ public enum Quantities {
     public static func byteCounts(_ text: String, source: String) throws -> [Int64] {
         let items = text.split(separator: ",", omittingEmptySubsequences: false)
         return try items.map { try byteCount(String($0), source: source) }
+    }
+
+    /// A positive duration in nanoseconds: a decimal number with a unit — `500ms`, `1.5s`, `5m`
+    /// (minutes), `8h` — or a bare number of seconds (`30`). Units are case-insensitive. Rounded
+    /// to the nearest nanosecond; refused when that is 0, when negative, or past Int64's range.
+    public static func duration(_ text: String, source: String) throws -> Int64 {
+        let lower = text.lowercased()
+        let units: [(String, Double)] = [("ms", 1e6), ("s", 1e9), ("m", 60e9), ("h", 3600e9)]
+        var number = Substring(lower)
+        var nanoseconds = 1e9
+        for (suffix, factor) in units where lower.hasSuffix(suffix) {
+            number = lower.dropLast(suffix.count)
+            nanoseconds = factor
+            break
+        }
+        let negative = number.hasPrefix("-")
+        if negative { number = number.dropFirst() }
+        let parts = number.split(separator: ".", omittingEmptySubsequences: false)
+        let isDecimal = (1...2).contains(parts.count)
+            && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }
+        guard isDecimal, let value = Double(number) else {
+            throw InputError(source: source, "expected a duration like 30s, 5m or 8h, found \(InputError.quote(text))")
+        }
+        let scaled = (value * nanoseconds).rounded()
+        guard !negative, scaled >= 1 else {
+            throw InputError(source: source, "expected a positive duration, found \(InputError.quote(text))")
+        }
+        guard scaled < 9.2e18 else {
+            throw InputError(source: source, "expected a duration under 292 years, found \(InputError.quote(text))")
+        }
+        return Int64(scaled)
     }
 }
