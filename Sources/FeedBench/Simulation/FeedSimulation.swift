@@ -62,8 +62,8 @@ public struct FeedSimulation {
         self.configuration = configuration
         pipeline = try ImagePipeline(configuration: configuration.pipeline, profile: configuration.profile,
                                      network: configuration.network, seed: configuration.seed)
-        store = try FeedStore(path: storePath)
-        api = MockFeedAPI(configuration: configuration.api, seed: configuration.seed)
+        store = try FeedStore(path: storePath, maxRows: configuration.rules.maxRows)
+        api = try MockFeedAPI(configuration: configuration.api, seed: configuration.seed)
         let pipelineSetup = configuration.pipeline
         result = RunResult(
             profile: configuration.profile.name, network: configuration.network.name,
@@ -136,7 +136,7 @@ public struct FeedSimulation {
         append(try store.unviewed(limit: configuration.rules.maxRows))
         let rules = configuration.rules
         if rules.needsRefresh(newestCreatedAt: try store.newestCreatedAt(), now: queue.now) { apiCallsWanted = 1 }
-        apiCallsWanted = max(apiCallsWanted, rules.callsToMake(unviewed: try store.unviewedCount()))
+        apiCallsWanted = max(apiCallsWanted, rules.callsToMake(unviewed: try store.unviewedCount(), on: .launch))
         callAPIIfNeeded()
         if trace.offsets.isEmpty { try endLaunch() } else { queue.schedule(.frame(index: 0, launch: index), at: queue.now) }
     }
@@ -290,7 +290,7 @@ public struct FeedSimulation {
         let rules = configuration.rules
         guard apiCallsWanted == 0, apiResponse == nil, now >= refillPausedUntil,
               items.count - (furthestDisplayed + 1) < rules.refillBelow else { return }
-        apiCallsWanted = rules.callsToMake(unviewed: items.count - (furthestDisplayed + 1))
+        apiCallsWanted = rules.callsToMake(unviewed: items.count - (furthestDisplayed + 1), on: .browsing)
         callAPIIfNeeded()
     }
 
