@@ -1,0 +1,170 @@
+import GRDB
+
+/// The app's feed database (DESIGN §1.2, the SwiftData stand-in): a real SQLite database, in a
+/// file or in memory, through GRDB.
+///
+/// Schema:
+/// - `image` — one row per stored descriptor: `seq` (the rowid: insertion sequence, for a stable
+///   order among rows created at the same time), `url` (unique), `created_at`, `is_viewed`,
+///   `pixel_width`, `pixel_height`, `encoded_bytes`; indexed by `created_at` (trimming, newest
+///   row) and, partially, by `created_at` over unviewed rows only (the unviewed queue).
+/// - `viewed_url` — every URL ever viewed, with when it was first viewed. It outlives the
+///   `image` row, which the 300-row sliding window eventually deletes, so an image shown once is
+///   never stored, hence never offered, again.
+///
+/// A file-backed store uses WAL journaling with `synchronous = NORMAL` (the usual iOS set-up)
+/// and keeps its rows across launches. URLs are stored as their 64-bit pattern. Every statement
+/// is prepared once per connection and cached. Costs below: n rows in `image` (at most
+/// `maxRows` after each insert), u of them unviewed, v URLs in `viewed_url`.
+///
+/// SQLite's errors are thrown (GRDB's `DatabaseError`; `InputError` when opening fails), never
+/// trapped. Calls from several threads are serialized by the connection's queue.
+public final class FeedStore: Sendable {
+    let database: DatabaseQueue
+    /// The most rows kept: `insert` trims the oldest beyond this.
+    public let maxRows: Int
+
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS image (
+            seq INTEGER PRIMARY KEY,
+            url INTEGER NOT NULL UNIQUE,
+            created_at INTEGER NOT NULL,
+            is_viewed BOOLEAN NOT NULL DEFAULT 0,
+            pixel_width INTEGER NOT NULL,
+            pixel_height INTEGER NOT NULL,
+            encoded_bytes INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS image_by_age ON image (created_at);
+        CREATE INDEX IF NOT EXISTS unviewed_image_by_age ON image (created_at) WHERE is_viewed = 0;
+        CREATE TABLE IF NOT EXISTS viewed_url (
+            url INTEGER PRIMARY KEY,
+            viewed_at INTEGER NOT NULL
+        );
+        """
+
+    /// Opens (creating if needed) the store at `path`, or an empty in-memory store when `path` is
+    /// `nil` or `":memory:"`. Throws an `InputError` naming the path when SQLite cannot open it
+    /// or it is not a database.
+    public init(path: String?, maxRows: Int = FeedRules().maxRows) throws {
+        precondition(maxRows > 0, "FeedStore: maxRows must be positive")
+        self.maxRows = maxRows
+        do {
+            if let path, path != ":memory:" {
+                var configuration = Configuration()
+                configuration.journalMode = .wal
+                database = try DatabaseQueue(path: path, configuration: configuration)
+            } else {
+                database = try DatabaseQueue()
+            }
+            try database.write { try $0.execute(sql: FeedStore.schema) }
+        } catch let error as DatabaseError {
+            throw InputError(source: path ?? ":memory:", "cannot open the feed store: \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+
+    /// Closes the connection; any later call throws. A file-backed store can then be reopened.
+    public func close() throws {
+        try database.close()
+    }
+
+    /// Stores the new images of `page`, all created at `now`, in one transaction, and returns
+    /// them in page order. An image is skipped when its URL is already stored, was ever viewed, or
+    /// came earlier in the page. Then deletes the oldest rows (by `created_at`, then `seq`)
+    /// beyond `maxRows`, viewed or not — the seed's plain sliding window: unviewed rows that old
+    /// are stale, and are only lost if the store holds more than `maxRows` unviewed ones.
+    ///
+    /// Cost: per image, one `viewed_url` probe O(log v) and one insert O(log n) (table and three
+    /// indexes); when something was added, the trim walks the age index O(n) and deletes k rows
+    /// O(k log n).
+    @discardableResult
+    public func insert(_ page: [ImageDescriptor], at now: Int64) throws -> [ImageDescriptor] {
+        try database.write { db in
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO image (url, created_at, pixel_width, pixel_height, encoded_bytes)
+                SELECT ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS (SELECT 1 FROM viewed_url WHERE url = ?1)
+                ON CONFLICT (url) DO NOTHING
+                """)
+            var added = [ImageDescriptor]()
+            for image in page {
+                try insert.execute(arguments: [Int64(bitPattern: image.url), now, image.pixelWidth,
+                                               image.pixelHeight, image.encodedBytes])
+                if db.changesCount > 0 { added.append(image) }
+            }
+            if !added.isEmpty {
+                try db.cachedStatement(sql: """
+                    DELETE FROM image WHERE seq IN (
+                        SELECT seq FROM image ORDER BY created_at DESC, seq DESC LIMIT -1 OFFSET ?)
+                    """).execute(arguments: [maxRows])
+            }
+            return added
+        }
+    }
+
+    /// Up to `limit` unviewed images, oldest first (`created_at`, then insertion order).
+    /// Cost: O(log n + limit) on the partial index.
+    public func unviewed(limit: Int) throws -> [ImageDescriptor] {
+        try database.inDatabase { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT url, pixel_width, pixel_height, encoded_bytes FROM image
+                WHERE is_viewed = 0 ORDER BY created_at, seq LIMIT ?
+                """)
+            let rows = try Row.fetchCursor(statement, arguments: [limit])
+            var images = [ImageDescriptor]()
+            while let row = try rows.next() {
+                images.append(ImageDescriptor(url: UInt64(bitPattern: try row.decode(Int64.self, atIndex: 0)),
+                                              pixelWidth: try row.decode(Int.self, atIndex: 1),
+                                              pixelHeight: try row.decode(Int.self, atIndex: 2),
+                                              encodedBytes: try row.decode(Int64.self, atIndex: 3)))
+            }
+            return images
+        }
+    }
+
+    /// The number of unviewed images stored. Cost: O(u), a count over the partial index.
+    public func unviewedCount() throws -> Int {
+        try count(sql: "SELECT count(*) FROM image WHERE is_viewed = 0")
+    }
+
+    /// The number of rows in `image`, viewed or not. Cost: O(n).
+    public func rowCount() throws -> Int {
+        try count(sql: "SELECT count(*) FROM image")
+    }
+
+    func count(sql: String) throws -> Int {
+        try database.inDatabase { db in
+            try Int.fetchOne(db.cachedStatement(sql: sql)) ?? 0
+        }
+    }
+
+    /// Marks `urls` viewed at `now`, in one transaction: sets `is_viewed` on their rows (if
+    /// stored) and remembers them in `viewed_url` (stored or not). Idempotent: a URL keeps the
+    /// time it was first viewed. Cost: per URL, O(log n) for the update plus O(log v) for the
+    /// remembrance.
+    public func markViewed(_ urls: [UInt64], at now: Int64) throws {
+        try database.write { db in
+            let update = try db.cachedStatement(sql: "UPDATE image SET is_viewed = 1 WHERE url = ? AND is_viewed = 0")
+            let remember = try db.cachedStatement(sql: "INSERT INTO viewed_url (url, viewed_at) VALUES (?, ?) ON CONFLICT (url) DO NOTHING")
+            for url in urls {
+                let key = Int64(bitPattern: url)
+                try update.execute(arguments: [key])
+                try remember.execute(arguments: [key, now])
+            }
+        }
+    }
+
+    /// Whether `url` was ever marked viewed, even if its row is gone. Cost: O(log v).
+    public func wasViewed(_ url: UInt64) throws -> Bool {
+        try database.inDatabase { db in
+            let statement = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM viewed_url WHERE url = ?)")
+            return try Bool.fetchOne(statement, arguments: [Int64(bitPattern: url)]) ?? false
+        }
+    }
+
+    /// The `created_at` of the newest row, or `nil` when the store is empty. Cost: O(log n) on the
+    /// age index.
+    public func newestCreatedAt() throws -> Int64? {
+        try database.inDatabase { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(created_at) FROM image"))
+        }
+    }
+}

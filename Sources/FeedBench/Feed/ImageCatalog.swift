@@ -1,0 +1,29 @@
+/// The finite set of images the mock feed API draws its pages from: ids `0..<size`, each with a
+/// fixed size drawn once from `sizes`.
+///
+/// A descriptor is a pure function of (`seed`, id) — its own generator stream per id — so the
+/// catalog stores nothing, any image can be described in any order, and the same image has the
+/// same size in every launch, run and process. The catalog's size sets how often the random API
+/// repeats itself: once n distinct images are known, a uniform draw is new with probability
+/// 1 − n / `size`.
+public struct ImageCatalog: Sendable, Hashable {
+    /// The number of distinct images.
+    public let size: Int
+    public let seed: UInt64
+    public let sizes: ImageSizeModel
+
+    public init(size: Int = 5_000, seed: UInt64, sizes: ImageSizeModel = .photoFeed) {
+        precondition(size > 0, "ImageCatalog: size must be positive")
+        self.size = size
+        self.seed = seed
+        self.sizes = sizes
+    }
+
+    /// The image with id `id`, which must be in `0..<size`. O(1): seeds one generator and
+    /// draws four numbers.
+    public func descriptor(_ id: UInt64) -> ImageDescriptor {
+        precondition(id < UInt64(size), "ImageCatalog: id \(id) outside 0..<\(size)")
+        var generator = SeededGenerator(seed: seed, stream: id)
+        return sizes.sample(url: id, using: &generator)
+    }
+}
