@@ -18,7 +18,7 @@ public struct NetworkProfile: Sendable, Hashable {
     static let millisecond: Int64 = 1_000_000
 
     public init(name: String, bitsPerSecond: Int64, oneWayDelay: ClosedRange<Int64>, loss: Double = 0,
-                retryTimeout: Int64 = 1_000 * millisecond, maxRetries: Int = 3, connectionsPerHost: Int = 6) {
+                retryTimeout: Int64 = 1_000_000_000, maxRetries: Int = 3, connectionsPerHost: Int = 6) {
         self.name = name
         self.bitsPerSecond = bitsPerSecond
         self.oneWayDelay = oneWayDelay

@@ -65,7 +65,7 @@ public struct MatrixSummary: Sendable {
     /// The table, at most 100 columns wide, numbers right-aligned with their units.
     public func table(limit: Int = 12) -> String {
         var lines: [String] = []
-        lines.append("FeedBench — \(profile.name) (\(profile.model)), \(ranking.count) configurations, ranked by stalls within \(megabytes(profile.memoryWarningBytes)) peak")
+        lines.append("\(profile.name) (\(profile.model)): \(ranking.count) configurations by stalls, peak ≤ \(megabytes(profile.memoryWarningBytes))")
         let header = ["#", "policy", "mem limit", "window", "stalls", "p95 stall", "hit rate", "peak memory", "requests", ""]
         var rows: [[String]] = []
         for (rank, entry) in ranking.prefix(limit).enumerated() {
@@ -88,15 +88,15 @@ public struct MatrixSummary: Sendable {
         }
         if ranking.count > limit { lines.append("… \(ranking.count - limit) more in the CSV") }
         if let best = recommended {
-            lines.append("Recommended: \(best.policy), memory cache \(megabytes(best.memoryLimitBytes)), prefetch window \(best.window)"
-                + " — \(best.stalls) stalls, p95 \(format3(best.worstStallP95)) ms, peak \(megabytes(best.peakMemoryBytes))")
+            lines.append("Recommended: \(best.policy), memory cache \(megabytes(best.memoryLimitBytes)), prefetch window \(best.window)")
+            lines.append("  \(best.stalls) stalls, p95 stall \(format3(best.worstStallP95)) ms, peak memory \(megabytes(best.peakMemoryBytes))")
         } else {
             lines.append("Recommended: none — every configuration went over the profile's memory limit")
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    func megabytes(_ bytes: Int64) -> String { FixedPoint.ratio(bytes, 1 << 20, decimals: 1) + " MB" }
+    func megabytes(_ bytes: Int64) -> String { FixedPoint.ratio(bytes, 1 << 20, decimals: 1) + " MiB" }
     func format3(_ value: Double) -> String { FixedPoint.ratio(Int64((value * 1000).rounded()), 1000, decimals: 1) }
 }
 
