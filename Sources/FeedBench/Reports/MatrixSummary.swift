@@ -74,7 +74,7 @@ public struct MatrixSummary: Sendable {
                 String(format3(entry.worstStallP95)) + " ms",
                 FixedPoint.ratio(Int64(entry.hits) * 100, Int64(entry.displays), decimals: 1) + " %",
                 megabytes(entry.peakMemoryBytes), String(entry.imageRequests),
-                entry.withinLimit ? (rank == 0 ? "← recommended" : "") : "over memory limit",
+                entry.withinLimit ? (rank == 0 ? "← best" : "") : "over limit",
             ])
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
