@@ -29,8 +29,23 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated memory-cache policies, with :key=value parameters (default: lru,lfu,fifo,ttl:max-age=300). Ages are in seconds.", valueName: "list"))
     var policy: String?
 
-    @Option(help: ArgumentHelp("Comma-separated prefetch windows: N items ahead, or N+M ahead and behind (default: 0,5,10,20,30,50).", valueName: "list"))
+    @Option(help: ArgumentHelp("Comma-separated library presets (default, aggressive, conservative, nuke, kingfisher, sdwebimage), instead of --policy.", valueName: "list"))
+    var preset: String?
+
+    @Option(help: ArgumentHelp("Comma-separated prefetch windows: N ahead, N+M ahead and behind, Xscreens, device, velocity, adaptive[:N] (default: 0,5,10,20,30,50).", valueName: "list"))
     var window: String?
+
+    @Option(help: ArgumentHelp("How a launch fills the feed: cacheFirst (default), networkFirst, cacheAndNetwork, networkOnly, cacheOnly, cacheWithTimeout:2s, preload.", valueName: "strategy"))
+    var strategy: String = "cacheFirst"
+
+    @Option(help: ArgumentHelp("A time the network is down, from each launch's start (0s-30s), or a whole launch (launch:2). Repeatable.", valueName: "span"))
+    var offline: [String] = []
+
+    @Flag(help: "Remove an image from the memory cache once its cell has scrolled off (seed 000's release-after-view).")
+    var releaseViewed = false
+
+    @Option(help: ArgumentHelp("Also write each launch's figures here (CSV).", valueName: "file"))
+    var perLaunch: String?
 
     @Option(help: ArgumentHelp("Comma-separated behaviours (reader, browser, skimmer, revisitor) or recorded t_ms,offset_pt CSV files (default: browser,skimmer).", valueName: "list"))
     var trace: String?
@@ -66,10 +81,18 @@ struct RunCommand: ParsableCommand {
         guard jobs >= 1 else { throw InputError(source: "--jobs", "expected at least 1 job, found \(jobs)") }
         let duration = try Quantities.duration(self.duration, source: "--duration")
         let gap = try Quantities.duration(self.gap, source: "--gap")
-        let policies = try policy.map { try PolicySpec.parseList($0, source: "--policy") }
-        let windows = try window.map { list in
-            try list.split(separator: ",", omittingEmptySubsequences: false).map { try PrefetchWindow.parse(String($0), source: "--window") }
+        if policy != nil && preset != nil {
+            throw InputError(source: "--preset", "a preset brings its own policy: give --policy or --preset, not both")
         }
+        let caches: [CacheSetup]? = try preset.map { list in
+            try list.split(separator: ",", omittingEmptySubsequences: false).map { .preset(try CachePreset.named(String($0))) }
+        } ?? policy.map { try PolicySpec.parseList($0, source: "--policy").map(CacheSetup.policy) }
+        let windows = try window.map { list in
+            try list.split(separator: ",", omittingEmptySubsequences: false).map { try WindowMode.parse(String($0), source: "--window") }
+        }
+        let strategy = try LaunchStrategy.parse(self.strategy, source: "--strategy")
+        var offline = OfflineSchedule()
+        for span in self.offline { try offline.add(span, source: "--offline") }
         let workloads = try trace.map { list in
             try list.split(separator: ",", omittingEmptySubsequences: false).map { item -> ScrollWorkload in
                 let name = String(item)
@@ -79,18 +102,22 @@ struct RunCommand: ParsableCommand {
             }
         }
         let network = try self.network.map { try NetworkProfile.named($0) }
-        var runs = try StandardMatrix.configurations(profile: device, network: network, policies: policies, windows: windows,
+        var runs = try StandardMatrix.configurations(profile: device, network: network, caches: caches, windows: windows,
                                                      workloads: workloads, seed: seed, launches: launches, gap: gap, duration: duration)
-        if let memoryLimit {
-            let bytes = try Quantities.byteCount(memoryLimit, source: "--memory-limit")
-            for i in runs.indices { runs[i].pipeline.memoryLimits = .bytes(bytes) }
+        let memoryLimit = try self.memoryLimit.map { try Quantities.byteCount($0, source: "--memory-limit") }
+        for i in runs.indices {
+            if let memoryLimit { runs[i].pipeline.memoryLimits = CacheLimits.bytes(memoryLimit) }
+            runs[i].strategy = strategy
+            runs[i].offline = offline
+            runs[i].pipeline.releaseViewed = releaseViewed
         }
 
         let results = try RunBatch.run(runs, jobs: jobs)
         let destination = out ?? "results/\(device.name).csv"
         let folder = (destination as NSString).deletingLastPathComponent
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        try AtomicFile.write(([RunResult.csvHeader] + results.map(\.csvRow)).joined(separator: "\n") + "\n", to: destination)
+        try AtomicFile.write(([RunResult.csvHeader] + results.map { $0.csvRow }).joined(separator: "\n") + "\n", to: destination)
+        if let perLaunch { try AtomicFile.write(LaunchFigures.csv(results), to: perLaunch) }
 
         FileDescriptorOutput.write(MatrixSummary(profile: device, results: results).table(), to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9

@@ -2,6 +2,8 @@
 public enum PolicyName: String, CaseIterable, Sendable, Codable {
     case lru, lfu, fifo, ttl, belady
     case clock, sieve, s3fifo, twoQueue = "2q", arc, wtinylfu, lfuda
+    /// Seed 002's dictionary cache: never evicts, whatever the limits say.
+    case unbounded
 
     /// One line on what the policy evicts, for help text and README.
     public var summary: String {
@@ -15,6 +17,7 @@ public enum PolicyName: String, CaseIterable, Sendable, Codable {
         case .sieve: "FIFO with a visited bit and a hand sweeping tail to head; survivors stay in place"
         case .lfuda: "LFU with dynamic aging: count plus the last victim's priority; ties by recency"
         case .wtinylfu: "W-TinyLFU: LRU window, SLRU main, admission to main by a frequency sketch"
+        case .unbounded: "never evicts (seed 002's dictionary cache, the naive baseline)"
         case .s3fifo: "small FIFO filter, main FIFO with 2-bit clock, ghost FIFO of evicted keys"
         case .twoQueue: "2Q: FIFO for new objects, ghost of its evictions, LRU for objects seen again"
         case .arc: "adaptive replacement: recency and frequency LRUs sized by hits on their ghosts"
@@ -46,7 +49,7 @@ extension PolicyName {
     /// The parameters this policy accepts besides `max-age` and `refresh`.
     public var tunables: [PolicyTunable] {
         switch self {
-        case .lru, .lfu, .fifo, .ttl, .belady, .clock, .sieve, .lfuda, .arc: []
+        case .lru, .lfu, .fifo, .ttl, .belady, .clock, .sieve, .lfuda, .arc, .unbounded: []
         case .wtinylfu: [
             PolicyTunable("window", 0.001...0.5, default: 0.01, "the LRU window's share of the capacity"),
             PolicyTunable("protected", 0.05...0.95, default: 0.8, "the protected segment's share of the main SLRU"),
@@ -191,6 +194,7 @@ public struct PolicySpec: Sendable, Hashable, CustomStringConvertible {
             return visitor.visit(TwoQueuePolicy(limits: limits, expiry: expiry,
                                                 inFraction: value("in"), outFraction: value("out")))
         case .arc: return visitor.visit(ARCPolicy(limits: limits, expiry: expiry))
+        case .unbounded: return visitor.visit(QueuePolicy.lru(limits: .unbounded, expiry: expiry))
         case .ttl:
             guard let expiry else {
                 throw InputError(source: source, "ttl needs a lifetime: give ttl:max-age=N (or --ttl N)")

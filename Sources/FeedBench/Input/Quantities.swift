@@ -35,7 +35,7 @@ public enum Quantities {
     /// A positive duration in nanoseconds: a decimal number with a unit — `500ms`, `1.5s`, `5m`
     /// (minutes), `8h` — or a bare number of seconds (`30`). Units are case-insensitive. Rounded
     /// to the nearest nanosecond; refused when that is 0, when negative, or past Int64's range.
-    public static func duration(_ text: String, source: String) throws -> Int64 {
+    public static func duration(_ text: String, source: String, allowZero: Bool = false) throws -> Int64 {
         let lower = text.lowercased()
         let units: [(String, Double)] = [("ms", 1e6), ("s", 1e9), ("m", 60e9), ("h", 3600e9)]
         var number = Substring(lower)
@@ -54,8 +54,8 @@ public enum Quantities {
             throw InputError(source: source, "expected a duration like 30s, 5m or 8h, found \(InputError.quote(text))")
         }
         let scaled = (value * nanoseconds).rounded()
-        guard !negative, scaled >= 1 else {
-            throw InputError(source: source, "expected a positive duration, found \(InputError.quote(text))")
+        guard !negative, scaled >= 1 || (allowZero && scaled == 0) else {
+            throw InputError(source: source, "expected a \(allowZero ? "non-negative" : "positive") duration, found \(InputError.quote(text))")
         }
         guard scaled < 9.2e18 else {
             throw InputError(source: source, "expected a duration under 292 years, found \(InputError.quote(text))")

@@ -22,6 +22,18 @@ public struct MemoryMeter: Sendable {
         peak = max(peak, bytes)
     }
 
+    /// Stops the clock of the mean (the app is in the background between launches).
+    public mutating func pause(at time: Int64) {
+        area += Double(current) * Double(time - lastChange)
+        lastChange = time
+    }
+
+    /// Restarts it after a pause begun at the last change, leaving the paused span out.
+    public mutating func resume(at time: Int64) {
+        start += time - lastChange
+        lastChange = time
+    }
+
     /// The time-weighted mean from the start up to `time`.
     public func mean(upTo time: Int64) -> Int64 {
         let total = area + Double(current) * Double(time - lastChange)

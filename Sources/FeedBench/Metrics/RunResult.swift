@@ -36,6 +36,10 @@ public struct RunResult: Sendable, Equatable {
     public var evictions = 0
     // Feed.
     public var reshownViewed = 0
+    /// How the app behaved (launch strategy, offline spans, release-after-view): identity.
+    public var scenario = "cacheFirst"
+    /// Each launch's own figures (`--per-launch`), in launch order.
+    public var launchFigures: [LaunchFigures] = []
 
     public static func == (a: RunResult, b: RunResult) -> Bool { a.csvRow == b.csvRow }
 
@@ -47,11 +51,11 @@ public struct RunResult: Sendable, Equatable {
         "stalls", "stall_ms_p50", "stall_ms_p95", "stall_ms_p99", "first_image_ms",
         "api_requests", "image_requests", "cancelled_requests", "wasted_prefetches", "bytes_downloaded",
         "peak_memory_bytes", "mean_memory_bytes", "memory_warnings", "jetsam_kills", "evictions",
-        "reshown_viewed",
+        "reshown_viewed", "scenario",
     ]
 
     /// The identity columns: two rows with equal values here describe the same experiment.
-    public static let identityColumns = Array(columns.prefix(9))
+    public static let identityColumns = Array(columns.prefix(9)) + ["scenario"]
 
     public static var csvHeader: String { columns.joined(separator: ",") }
 
@@ -78,7 +82,7 @@ public struct RunResult: Sendable, Equatable {
             String(apiRequests), String(imageRequests), String(cancelledRequests), String(wastedPrefetches),
             String(bytesDownloaded),
             String(peakMemoryBytes), String(meanMemoryBytes), String(memoryWarnings), String(jetsamKills),
-            String(evictions), String(reshownViewed),
+            String(evictions), String(reshownViewed), CSVText.field(scenario),
         ]
         return fields.joined(separator: ",")
     }
@@ -89,5 +93,43 @@ public enum CSVText {
     public static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// One launch of a run: what `--per-launch` writes, one row each.
+public struct LaunchFigures: Sendable, Equatable {
+    /// 1-based.
+    public var launch: Int
+    /// Time from launch to the first image on screen, if one was shown.
+    public var firstImage: Int64?
+    public var displays = 0
+    /// Displays while the network was down.
+    public var displaysOffline = 0
+    public var apiRequests = 0
+    public var imageRequests = 0
+    public var stalls = 0
+
+    public init(launch: Int) { self.launch = launch }
+
+    /// The columns after the run's identity columns.
+    public static let columns = ["launch", "first_image_ms", "displays", "displays_offline", "api_requests",
+                                 "image_requests", "stalls"]
+
+    /// The per-launch CSV: the run's identity, then this launch's figures (`first_image_ms`
+    /// empty when the launch showed no image).
+    public static func csv(_ results: [RunResult]) -> String {
+        var lines = [(RunResult.identityColumns + columns).joined(separator: ",")]
+        for result in results {
+            let identity = [result.profile, result.network, result.policy, String(result.memoryLimitBytes),
+                            String(result.diskLimitBytes), result.prefetchWindow, result.trace, String(result.seed),
+                            String(result.launches), result.scenario].map(CSVText.field)
+            for figures in result.launchFigures {
+                let values = [String(figures.launch), figures.firstImage.map { FixedPoint.ratio($0, 1_000_000, decimals: 3) } ?? "",
+                              String(figures.displays), String(figures.displaysOffline), String(figures.apiRequests),
+                              String(figures.imageRequests), String(figures.stalls)]
+                lines.append((identity + values).joined(separator: ","))
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -17,6 +17,28 @@ public struct PipelineConfiguration: Sendable {
     /// Low-priority (prefetch) downloads allowed at once, within the connection limit.
     public var prefetchConcurrency: Int
     public var prefetchDestination: PrefetchDestination
+    /// Whether prefetches queue behind visible cells (`true`) or with them, first come first
+    /// served (Kingfisher's normal priority).
+    public var prefetchLowPriority = true
+    /// Whether a cell leaving the screen cancels its download when nobody else holds it
+    /// (Nuke, SDWebImage) or lets it finish into the caches (Kingfisher).
+    public var cancelsOnDisappear = true
+    /// Images costing this share of the memory cost limit or more are not kept (Nuke: 0.1).
+    public var maxEntryShare: Double?
+    /// When the disk cache goes over its byte limit it trims to this share of it (Nuke 0.7,
+    /// Kingfisher and SDWebImage 0.5); 1 evicts just enough.
+    public var diskTrimRatio = 1.0
+    /// The share of the memory cache kept when the app is backgrounded (Nuke 0.1, purge 0).
+    public var backgroundKeeps = 0.0
+    /// Seed 000's release-after-view: drop an image from the memory cache when its cell
+    /// scrolls off.
+    public var releaseViewed = false
+    /// The `policy` column; the memory policy's spec unless a preset names it.
+    public var label: String?
+
+    /// Whether a memory warning clears the memory cache (every library does; seed 002's
+    /// dictionary cache has no observer).
+    public var respondsToMemoryWarnings: Bool { memoryPolicy.name != .unbounded }
 
     public init(memoryPolicy: PolicySpec, memoryLimits: CacheLimits, diskPolicy: PolicySpec = PolicySpec(.lru),
                 diskLimits: CacheLimits, downsample: Bool = true, prefetchConcurrency: Int = 2,
@@ -48,6 +70,7 @@ public enum DisplayOutcome: Sendable, Equatable {
 public enum PipelineEvent: Sendable {
     case responseStarted(url: UInt64, serial: Int)
     case attemptLost(url: UInt64, serial: Int)
+    case retry(url: UInt64, serial: Int)
     case linkCheck(generation: Int)
     case diskReadDone(url: UInt64, serial: Int)
     case decodeDone(url: UInt64, serial: Int)
@@ -78,6 +101,8 @@ struct ImagePipeline {
         /// Counted against the prefetch concurrency limit while on the network.
         var holdsPrefetchSlot = false
         var attempt = 0
+        /// Whether an attempt has left the device (counted once in `imageRequests`).
+        var sent = false
         /// Started by the prefetcher (for wasted-prefetch accounting).
         let startedByPrefetch: Bool
     }
@@ -98,6 +123,10 @@ struct ImagePipeline {
     var nextSerial = 0
     var ready: [UInt64] = []
     var failed: [UInt64] = []
+    /// Absolute times when the network is down (set by the owner at each launch).
+    var offline: [Range<Int64>] = []
+
+    func isOffline(at time: Int64) -> Bool { offline.contains { $0.contains(time) } }
 
     // Counters for the results row.
     var imageRequests = 0
@@ -112,7 +141,9 @@ struct ImagePipeline {
         self.network = network
         // Policy ages are in seconds; the simulator's clock counts nanoseconds.
         memoryCache = try configuration.memoryPolicy.makePolicy(limits: configuration.memoryLimits, ageScale: 1_000_000_000, source: "--policy")
-        diskCache = try configuration.diskPolicy.makePolicy(limits: configuration.diskLimits, ageScale: 1_000_000_000, source: "--disk-policy")
+        // A disk cache that trims to a ratio is allowed over its limit for one insertion, then trimmed.
+        let diskLimits = configuration.diskTrimRatio < 1 ? CacheLimits.unbounded : configuration.diskLimits
+        diskCache = try configuration.diskPolicy.makePolicy(limits: diskLimits, ageScale: 1_000_000_000, source: "--disk-policy")
         link = NetworkLink(network: network)
         generator = SeededGenerator(seed: seed, stream: 0x6e65_7477_6f72_6b)
     }
@@ -161,7 +192,7 @@ struct ImagePipeline {
         guard var task = tasks[url] else { return }
         task.displayWaiting = false
         tasks[url] = task
-        if !task.prefetchHeld { cancel(url, at: now, queue: &queue) }
+        if !task.prefetchHeld && configuration.cancelsOnDisappear { cancel(url, at: now, queue: &queue) }
     }
 
     /// The prefetcher wants `image` ready ahead of display.
@@ -233,19 +264,21 @@ struct ImagePipeline {
 
     mutating func startDownload(_ image: ImageDescriptor, display: Bool, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
         tasks[image.url] = newTask(image, display: display, phase: .queued)
-        if display { highQueue.append(image.url) } else { lowQueue.append(image.url) }
+        if display || !configuration.prefetchLowPriority { highQueue.append(image.url) } else { lowQueue.append(image.url) }
         dispatchQueued(at: now, queue: &queue)
     }
 
     /// Gives free connections to queued tasks: high priority first, prefetches only within
-    /// their own limit.
+    /// their own limit (a normal-priority prefetch waits in the high queue for a slot).
     mutating func dispatchQueued(at now: Int64, queue: inout EventQueue<SimulationEvent>) {
         while connectionsInUse < network.connectionsPerHost {
             let url: UInt64
             var prefetchSlot = false
-            if let next = highQueue.popFirst() {
-                url = next
-            } else if prefetchSlotsInUse < configuration.prefetchConcurrency, let next = lowQueue.popFirst() {
+            let slotFree = prefetchSlotsInUse < configuration.prefetchConcurrency
+            if let index = highQueue.firstIndex(where: { slotFree || tasks[$0]?.displayWaiting != false }) {
+                url = highQueue.remove(at: index)
+                prefetchSlot = tasks[url]?.displayWaiting == false
+            } else if slotFree, let next = lowQueue.popFirst() {
                 url = next
                 prefetchSlot = true
             } else {
@@ -257,15 +290,22 @@ struct ImagePipeline {
             task.holdsPrefetchSlot = prefetchSlot
             task.phase = .requesting
             tasks[url] = task
-            imageRequests += 1
             sendAttempt(url, at: now, queue: &queue)
         }
     }
 
     /// One attempt: a round trip to the first byte, or a loss noticed after the retry timeout.
     mutating func sendAttempt(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
-        guard let task = tasks[url] else { return }
-        if network.loss > 0, generator.chance(network.loss) {
+        guard var task = tasks[url] else { return }
+        if !isOffline(at: now), !task.sent {
+            task.sent = true
+            tasks[url] = task
+            imageRequests += 1
+        }
+        if isOffline(at: now) {
+            // No connection: the attempt fails at once and is retried after the timeout.
+            queue.schedule(.pipeline(.attemptLost(url: url, serial: task.serial)), after: 0)
+        } else if network.loss > 0, generator.chance(network.loss) {
             queue.schedule(.pipeline(.attemptLost(url: url, serial: task.serial)), after: network.retryTimeout)
         } else {
             let roundTrip = generator.next(in: network.oneWayDelay) + generator.next(in: network.oneWayDelay)
@@ -290,7 +330,7 @@ struct ImagePipeline {
             if task.phase == .transferring { link.cancel(url, at: now); scheduleLinkCheck(queue: &queue) }
             releaseConnection(task)
             tasks[url] = nil
-            cancelledRequests += 1
+            if task.sent { cancelledRequests += 1 }
             dispatchQueued(at: now, queue: &queue)
         case .readingDisk, .decoding:
             break // local work finishes and lands in the caches
@@ -317,13 +357,17 @@ struct ImagePipeline {
             task.attempt += 1
             tasks[url] = task
             if task.attempt <= network.maxRetries {
-                sendAttempt(url, at: now, queue: &queue)
+                let retryAt = now + (isOffline(at: now) ? network.retryTimeout : 0)
+                queue.schedule(.pipeline(.retry(url: url, serial: serial)), at: retryAt)
             } else {
                 releaseConnection(task)
                 tasks[url] = nil
                 if task.displayWaiting { failed.append(url) }
                 dispatchQueued(at: now, queue: &queue)
             }
+        case let .retry(url, serial):
+            guard let task = tasks[url], task.serial == serial, task.phase == .requesting else { return }
+            sendAttempt(url, at: now, queue: &queue)
         case let .linkCheck(generation):
             guard generation == link.generation else { return }
             for url in link.takeFinished(at: now) { finishDownload(url, at: now, queue: &queue) }
@@ -335,7 +379,7 @@ struct ImagePipeline {
         case let .decodeDone(url, serial):
             guard let task = tasks[url], task.serial == serial else { return }
             tasks[url] = nil
-            memoryCache.insert(request(task.image, time: now, forMemory: true))
+            storeInMemory(task.image, at: now)
             if task.displayWaiting { ready.append(url) }
         }
     }
@@ -345,11 +389,29 @@ struct ImagePipeline {
         releaseConnection(task)
         bytesDownloaded += task.image.encodedBytes
         if task.startedByPrefetch { prefetchDownloads.insert(url) }
-        if !diskCache.contains(url) { diskCache.insert(request(task.image, time: now, forMemory: false)) }
+        storeOnDisk(task.image, at: now)
         if task.displayWaiting || configuration.prefetchDestination == .memoryAndDisk {
             startDecode(task, at: now, queue: &queue)
         } else {
             tasks[url] = nil
+        }
+    }
+
+    /// Puts a decoded image in the memory cache unless it is too large an entry for it.
+    mutating func storeInMemory(_ image: ImageDescriptor, at now: Int64) {
+        let bytes = decodedBytes(image)
+        if let share = configuration.maxEntryShare, let limit = configuration.memoryLimits.maxBytes,
+           Double(bytes) >= share * Double(limit) { return }
+        if memoryCache.contains(image.url) { return }
+        memoryCache.insert(request(image, time: now, forMemory: true))
+    }
+
+    /// Writes downloaded data to the disk cache, trimming it to its ratio when it went over.
+    mutating func storeOnDisk(_ image: ImageDescriptor, at now: Int64) {
+        if diskCache.contains(image.url) { return }
+        diskCache.insert(request(image, time: now, forMemory: false))
+        if configuration.diskTrimRatio < 1, let limit = configuration.diskLimits.maxBytes, diskCache.occupancy.bytes > limit {
+            diskCache.trim(toFraction: configuration.diskTrimRatio * Double(limit) / Double(diskCache.occupancy.bytes))
         }
     }
 

@@ -38,6 +38,20 @@ public struct FeedSimulation {
     var firstImageShown = false
     var pendingViewed: [UInt64] = []
     var viewedThisLaunch = Set<UInt64>()
+    /// Whether the feed is on screen yet (network-first, timeout and preload strategies hold it).
+    var feedShown = true
+    /// Stored images a strategy holds back until the API answers or its deadline passes.
+    var heldBack: [ImageDescriptor] = []
+    /// The items whose images `preload` waits for before showing the feed.
+    var preloading: [UInt64] = []
+    /// Smoothed scroll speed in points per second (for the velocity window).
+    var speed = 0.0
+    /// The adaptive window's current size, and the stalls since it last adapted.
+    var adaptiveAhead = 0
+    var lastAdaptation: Int64 = 0
+    var stallsSinceAdaptation = 0
+    var launchFigures = LaunchFigures(launch: 0)
+    var imageRequestsBeforeLaunch = 0
 
     /// One display, for callers that inspect a run request by request (tests, timelines).
     public struct DisplayRecord: Sendable, Equatable {
@@ -67,11 +81,12 @@ public struct FeedSimulation {
         let pipelineSetup = configuration.pipeline
         result = RunResult(
             profile: configuration.profile.name, network: configuration.network.name,
-            policy: pipelineSetup.memoryPolicy.description,
+            policy: pipelineSetup.label ?? pipelineSetup.memoryPolicy.description,
             memoryLimitBytes: pipelineSetup.memoryLimits.maxBytes ?? 0,
             diskLimitBytes: pipelineSetup.diskLimits.maxBytes ?? 0,
             prefetchWindow: configuration.window.description, trace: configuration.workload.name,
             seed: configuration.seed, launches: configuration.launches)
+        result.scenario = configuration.scenario
     }
 
     /// Runs every launch to the end of its scroll trace and returns the results row.
@@ -90,6 +105,9 @@ public struct FeedSimulation {
             case let .apiResponse(launch):
                 guard launch == self.launch else { continue }
                 try receivePage(at: now)
+            case let .deadline(launch):
+                guard launch == self.launch, !feedShown else { continue }
+                showFeed(with: [])
             case let .pipeline(event):
                 pipeline.handle(event, at: now, queue: &queue)
                 deliverImages(at: now)
@@ -109,12 +127,17 @@ public struct FeedSimulation {
 
     // MARK: Launches
 
-    mutating func startLaunch(_ index: Int) throws {
+    /// Starts launch `index`: cold (memory cache empty) unless it is a warm resume from the
+    /// background, in which case the memory cache keeps what backgrounding left of it.
+    mutating func startLaunch(_ index: Int, warm: Bool = false) throws {
         launch = index
         launchStart = queue.now
+        launchFigures = LaunchFigures(launch: index + 1)
+        imageRequestsBeforeLaunch = pipeline.imageRequests
         pipeline.abandonAll(at: queue.now)
-        pipeline.memoryCache.removeAll()
+        if !warm { pipeline.memoryCache.removeAll() }
         queue.removeAll()
+        pipeline.offline = configuration.offline.absoluteIntervals(launch: index, start: launchStart)
         viewedEarlier.formUnion(viewedThisLaunch)
         viewedThisLaunch.removeAll()
         trace = configuration.workload.trace(profile: configuration.profile,
@@ -132,21 +155,71 @@ public struct FeedSimulation {
         apiResponse = nil
         refillPausedUntil = 0
         firstImageShown = false
-        // Stored unviewed images are shown at once; the API tops the store up.
-        append(try store.unviewed(limit: configuration.rules.maxRows))
+        heldBack = []
+        preloading = []
+        speed = 0
+        adaptiveAhead = { if case let .adaptive(start) = configuration.window { return start } else { return 0 } }()
+        lastAdaptation = launchStart
+        stallsSinceAdaptation = 0
+
         let rules = configuration.rules
-        if rules.needsRefresh(newestCreatedAt: try store.newestCreatedAt(), now: queue.now) { apiCallsWanted = 1 }
-        apiCallsWanted = max(apiCallsWanted, rules.callsToMake(unviewed: try store.unviewedCount(), on: .launch))
-        callAPIIfNeeded()
+        let strategy = configuration.strategy
+        let stored = try store.unviewed(limit: rules.maxRows)
+        feedShown = strategy.showsStoredAtOnce && strategy != .preload
+        switch strategy {
+        case .cacheFirst, .cacheAndNetwork, .cacheOnly, .preload: append(stored)
+        case .networkFirst, .cacheWithTimeout: heldBack = stored
+        case .networkOnly: break
+        }
+        if strategy.usesNetwork {
+            if rules.needsRefresh(newestCreatedAt: try store.newestCreatedAt(), now: queue.now) { apiCallsWanted = 1 }
+            let unviewed = strategy == .networkOnly ? 0 : stored.count
+            apiCallsWanted = max(apiCallsWanted, rules.callsToMake(unviewed: unviewed, on: .launch))
+            if strategy == .cacheAndNetwork || strategy == .networkFirst || strategy == .networkOnly {
+                apiCallsWanted = max(apiCallsWanted, 1)
+            }
+            if case .cacheWithTimeout = strategy { apiCallsWanted = max(apiCallsWanted, 1) }
+            callAPIIfNeeded()
+        }
+        if case let .cacheWithTimeout(deadline) = strategy {
+            queue.schedule(.deadline(launch: index), at: launchStart + deadline)
+        }
+        if strategy == .preload { startPreload() }
         if trace.offsets.isEmpty { try endLaunch() } else { queue.schedule(.frame(index: 0, launch: index), at: queue.now) }
     }
 
-    mutating func endLaunch() throws {
+    /// Shows the feed a strategy was holding: `first` (the API's images), then the held-back
+    /// stored ones.
+    mutating func showFeed(with first: [ImageDescriptor]) {
+        append(first)
+        append(heldBack)
+        heldBack = []
+        feedShown = true
+    }
+
+    /// Seed 002's preload: fetch the first screen's images; the feed appears when all are decoded.
+    mutating func startPreload() {
+        let firstScreen = WindowMode.itemsPerScreen(configuration.profile)
+        preloading = items.prefix(firstScreen).map(\.url)
+        for url in preloading { pipeline.startPrefetch(items[indexOf[url]!], at: queue.now, queue: &queue) }
+    }
+
+    /// Ends the launch: the app goes to the background and, after the gap, comes back — warm
+    /// if the gap is within `RunConfiguration.resumeWithin` (the memory cache keeps its
+    /// background share), cold otherwise.
+    mutating func endLaunch(killed: Bool = false) throws {
         try flushViewed()
+        launchFigures.imageRequests = pipeline.imageRequests - imageRequestsBeforeLaunch
+        result.launchFigures.append(launchFigures)
+        let gap = configuration.gap
+        let warm = !killed && gap <= RunConfiguration.resumeWithin
+        if warm { pipeline.memoryCache.trim(toFraction: configuration.pipeline.backgroundKeeps) }
         if launch + 1 < configuration.launches {
             queue.removeAll()
-            queue.advance(to: queue.now + configuration.gap)
-            try startLaunch(launch + 1)
+            memory.pause(at: queue.now)
+            queue.advance(to: queue.now + gap)
+            memory.resume(at: queue.now)
+            try startLaunch(launch + 1, warm: warm)
         } else {
             finished = true
         }
@@ -155,12 +228,12 @@ public struct FeedSimulation {
     /// Jetsam: the app dies on the spot; the launch ends and the next one starts cold.
     mutating func kill() throws {
         result.jetsamKills += 1
-        for index in visible { if let since = cells[index]?.waitingSince { result.stalls.record(nanoseconds: queue.now - since) } }
+        for index in visible { if let since = cells[index]?.waitingSince { recordStall(since: since, at: queue.now) } }
         pipeline.abandonAll(at: queue.now)
         pipeline.memoryCache.removeAll()
         cells = [:]
         visible = 0..<0
-        try endLaunch()
+        try endLaunch(killed: true)
     }
 
     // MARK: Frames
@@ -168,12 +241,20 @@ public struct FeedSimulation {
     mutating func frame(_ index: Int, at now: Int64) throws {
         let profile = configuration.profile
         let desired = trace.offsets[index]
-        let delta = desired - lastDesired
+        // Until the feed is shown the user cannot scroll it.
+        let delta = feedShown ? desired - lastDesired : 0
         lastDesired = desired
         if delta > 0 { forward = true } else if delta < 0 { forward = false }
         let rows = (items.count + profile.columns - 1) / profile.columns
         let maxOffset = max(0, Double(rows) * profile.cellSide - profile.screenHeight)
+        let previous = offset
         offset = min(max(offset + delta, 0), maxOffset)
+        speed = 0.85 * speed + 0.15 * abs(offset - previous) / (Double(trace.frameInterval) / 1e9)
+        if !feedShown && !preloading.isEmpty && preloading.allSatisfy({ pipeline.memoryCache.contains($0) }) {
+            preloading = []
+            feedShown = true
+        }
+        adaptWindow(at: now)
 
         let newVisible = visibleItems()
         for index in visible where !newVisible.contains(index) { leave(index, at: now) }
@@ -193,7 +274,7 @@ public struct FeedSimulation {
     /// The items whose cells intersect the screen at the current offset.
     func visibleItems() -> Range<Int> {
         let profile = configuration.profile
-        guard !items.isEmpty else { return 0..<0 }
+        guard feedShown, !items.isEmpty else { return 0..<0 }
         let firstRow = Int(offset / profile.cellSide)
         let lastRow = Int((offset + profile.screenHeight - 0.001) / profile.cellSide)
         let lower = min(items.count, firstRow * profile.columns)
@@ -204,6 +285,8 @@ public struct FeedSimulation {
     mutating func display(_ index: Int, at now: Int64) {
         let image = items[index]
         result.displays += 1
+        launchFigures.displays += 1
+        if pipeline.isOffline(at: now) { launchFigures.displaysOffline += 1 }
         displayedURLs.insert(image.url)
         if viewedEarlier.contains(image.url) { result.reshownViewed += 1 }
         if viewedThisLaunch.insert(image.url).inserted { pendingViewed.append(image.url) }
@@ -234,8 +317,10 @@ public struct FeedSimulation {
     mutating func leave(_ index: Int, at now: Int64) {
         guard let cell = cells.removeValue(forKey: index) else { return }
         if let since = cell.waitingSince {
-            result.stalls.record(nanoseconds: now - since)
+            recordStall(since: since, at: now)
             pipeline.cancelDisplay(cell.url, at: now, queue: &queue)
+        } else if configuration.pipeline.releaseViewed {
+            pipeline.memoryCache.remove(cell.url)
         }
     }
 
@@ -243,14 +328,14 @@ public struct FeedSimulation {
     mutating func deliverImages(at now: Int64) {
         for url in pipeline.takeReady() {
             guard let index = indexOf[url], var cell = cells[index], let since = cell.waitingSince else { continue }
-            result.stalls.record(nanoseconds: now - since)
+            recordStall(since: since, at: now)
             cell.waitingSince = nil
             cells[index] = cell
             showedImage(at: now)
         }
         for url in pipeline.takeFailed() {
             guard let index = indexOf[url], var cell = cells[index], let since = cell.waitingSince else { continue }
-            result.stalls.record(nanoseconds: now - since)
+            recordStall(since: since, at: now)
             cell.waitingSince = nil
             cell.bitmapBytes = 0
             cells[index] = cell
@@ -261,17 +346,55 @@ public struct FeedSimulation {
         guard !firstImageShown else { return }
         firstImageShown = true
         result.firstImageTimes.append(now - launchStart)
+        launchFigures.firstImage = now - launchStart
+    }
+
+    mutating func recordStall(since: Int64, at now: Int64) {
+        result.stalls.record(nanoseconds: now - since)
+        launchFigures.stalls += 1
+        stallsSinceAdaptation += 1
     }
 
     /// Moves the prefetch window: items entering it are prefetched, items leaving it released.
     mutating func updatePrefetch(at now: Int64) {
-        let wanted = configuration.window.items(visible: visible, forward: forward, itemCount: items.count).map { items[$0].url }
+        let wanted = currentWindow().items(visible: visible, forward: forward, itemCount: items.count).map { items[$0].url }
         let wantedSet = Set(wanted)
         let current = Set(prefetching)
         for url in prefetching where !wantedSet.contains(url) { pipeline.stopPrefetch(url, at: now, queue: &queue) }
         for url in wanted where !current.contains(url) { pipeline.startPrefetch(items[indexOf[url]!], at: now, queue: &queue) }
         prefetching = wanted
         deliverImages(at: now)
+    }
+
+    /// The window the prefetcher uses now, by the configured mode (`WindowMode`).
+    func currentWindow() -> PrefetchWindow {
+        let profile = configuration.profile
+        switch configuration.window {
+        case let .items(window): return window
+        case let .screens(count):
+            return PrefetchWindow(ahead: Int((count * Double(WindowMode.itemsPerScreen(profile))).rounded(.up)))
+        case .device: return PrefetchWindow(ahead: WindowMode.deviceCount(profile))
+        case .velocity:
+            let coveredRows = Int((speed / profile.cellSide).rounded(.up))
+            return PrefetchWindow(ahead: min(100, WindowMode.itemsPerScreen(profile) + coveredRows * profile.columns))
+        case .adaptive: return PrefetchWindow(ahead: adaptiveAhead)
+        }
+    }
+
+    /// Seed 000's feedback loop, once per simulated second (see `WindowMode.adaptive`).
+    mutating func adaptWindow(at now: Int64) {
+        guard case let .adaptive(start) = configuration.window, now - lastAdaptation >= 1_000_000_000 else { return }
+        let threshold = Double(configuration.profile.memoryWarningBytes)
+        let level = Double(memory.current)
+        if level > 0.8 * threshold {
+            adaptiveAhead = max(2, adaptiveAhead / 2)
+        } else if stallsSinceAdaptation > 2 {
+            adaptiveAhead = max(2, adaptiveAhead - max(1, adaptiveAhead / 4))
+        } else if level < 0.6 * threshold && stallsSinceAdaptation == 0 {
+            adaptiveAhead = min(start, adaptiveAhead + max(1, start / 4))
+        }
+        lastAdaptation = now
+        stallsSinceAdaptation = 0
     }
 
     // MARK: Feed supply
@@ -288,17 +411,24 @@ public struct FeedSimulation {
     /// user, call the API (at most `maxCallsPerRefill` calls) unless a call is under way.
     mutating func refillIfLow(at now: Int64) {
         let rules = configuration.rules
-        guard apiCallsWanted == 0, apiResponse == nil, now >= refillPausedUntil,
+        guard configuration.strategy.usesNetwork, apiCallsWanted == 0, apiResponse == nil, now >= refillPausedUntil,
               items.count - (furthestDisplayed + 1) < rules.refillBelow else { return }
-        apiCallsWanted = rules.callsToMake(unviewed: items.count - (furthestDisplayed + 1), on: .browsing)
+        apiCallsWanted = max(feedShown ? 0 : 1, rules.callsToMake(unviewed: items.count - (furthestDisplayed + 1), on: .browsing))
         callAPIIfNeeded()
     }
 
     mutating func callAPIIfNeeded() {
         guard apiResponse == nil, apiCallsWanted > 0 else { return }
         apiCallsWanted -= 1
-        let response = api.requestPage(at: queue.now)
-        result.apiRequests += 1
+        let response: FeedAPIResponse
+        if pipeline.isOffline(at: queue.now) {
+            // No connection: the call fails at once without reaching the server.
+            response = FeedAPIResponse(completesAt: queue.now, outcome: .failure(.serverError))
+        } else {
+            response = api.requestPage(at: queue.now)
+            result.apiRequests += 1
+            launchFigures.apiRequests += 1
+        }
         apiResponse = response
         queue.schedule(.apiResponse(launch: launch), at: max(queue.now, response.completesAt))
     }
@@ -308,7 +438,9 @@ public struct FeedSimulation {
         apiResponse = nil
         switch response.outcome {
         case let .page(images):
-            append(try store.insert(images, at: now))
+            let added = try store.insert(images, at: now)
+            if feedShown || configuration.strategy == .preload { append(added) } else { showFeed(with: added) }
+            if configuration.strategy == .preload && preloading.isEmpty && !feedShown { startPreload() }
             callAPIIfNeeded()
         case .failure:
             // Back off for a second before the next refill attempt.
@@ -338,7 +470,7 @@ public struct FeedSimulation {
             memory.record(currentMemory(), at: now)
             return
         }
-        if tracked > profile.memoryWarningBytes {
+        if tracked > profile.memoryWarningBytes, configuration.pipeline.respondsToMemoryWarnings {
             if !warned {
                 warned = true
                 result.memoryWarnings += 1

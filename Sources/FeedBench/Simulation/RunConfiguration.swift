@@ -30,8 +30,12 @@ public struct RunConfiguration: Sendable {
     public var profile: DeviceProfile
     public var network: NetworkProfile
     public var pipeline: PipelineConfiguration
-    public var window: PrefetchWindow
+    public var window: WindowMode
     public var workload: ScrollWorkload
+    /// How each launch fills the feed.
+    public var strategy: LaunchStrategy = .cacheFirst
+    /// When the network is down.
+    public var offline = OfflineSchedule()
     public var seed: UInt64
     /// App launches in the run; the feed store and the disk cache persist between them.
     public var launches: Int
@@ -40,13 +44,28 @@ public struct RunConfiguration: Sendable {
     public var api: FeedAPIConfiguration
     public var rules: FeedRules
 
+    /// The `scenario` column: the strategy, then `;offline=…` and `;release-viewed` when set.
+    public var scenario: String {
+        var text = strategy.description
+        if !offline.intervals.isEmpty || !offline.launches.isEmpty {
+            let spans = offline.intervals.map { "\(FixedPoint.decimal(Double($0.lowerBound) / 1e9, decimals: 3).trimmingZeroDecimals())s-\(FixedPoint.decimal(Double($0.upperBound) / 1e9, decimals: 3).trimmingZeroDecimals())s" }
+                + offline.launches.sorted().map { "launch:\($0)" }
+            text += ";offline=" + spans.joined(separator: "+")
+        }
+        if pipeline.releaseViewed { text += ";release-viewed" }
+        return text
+    }
+
     /// The default session length of a built-in behaviour: two minutes of scrolling.
     public static let defaultDuration: Int64 = 120_000_000_000
+    /// A launch that follows its predecessor within this gap is a warm resume from the
+    /// background (the memory cache keeps its background share); later launches are cold.
+    public static let resumeWithin: Int64 = 10 * 60_000_000_000
     /// The default gap between launches: eight hours.
     public static let defaultGap: Int64 = 8 * 3_600_000_000_000
 
     public init(profile: DeviceProfile, network: NetworkProfile, pipeline: PipelineConfiguration,
-                window: PrefetchWindow, workload: ScrollWorkload, seed: UInt64, launches: Int = 1,
+                window: WindowMode, workload: ScrollWorkload, seed: UInt64, launches: Int = 1,
                 gap: Int64 = RunConfiguration.defaultGap, api: FeedAPIConfiguration = FeedAPIConfiguration(),
                 rules: FeedRules = FeedRules()) {
         self.profile = profile
@@ -62,8 +81,11 @@ public struct RunConfiguration: Sendable {
     }
 
     /// The run a profile's defaults give for `policy`, `window`, `workload` and `seed`.
-    public static func standard(profile: DeviceProfile, policy: PolicySpec, window: PrefetchWindow,
+    public static func standard(profile: DeviceProfile, policy: PolicySpec, window: WindowMode,
                                 workload: ScrollWorkload, seed: UInt64, network: NetworkProfile? = nil) throws -> RunConfiguration {
+        if policy.name.needsFuture {
+            throw InputError(source: "--policy", "\(policy.name.rawValue) needs every future request, which a live scroll session does not have; use it with bench cachesim")
+        }
         let pipeline = PipelineConfiguration(
             memoryPolicy: policy, memoryLimits: .bytes(profile.memoryCacheBytes),
             diskLimits: .bytes(profile.diskCacheBytes))

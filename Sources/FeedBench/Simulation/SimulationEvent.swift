@@ -4,6 +4,8 @@ public enum SimulationEvent: Sendable {
     case frame(index: Int, launch: Int)
     /// An API call of the current launch answered.
     case apiResponse(launch: Int)
+    /// A `cacheWithTimeout` launch's deadline: show the stored images if the API has not answered.
+    case deadline(launch: Int)
     /// The image pipeline's own events.
     case pipeline(PipelineEvent)
 }

@@ -1,3 +1,10 @@
+/// One value of a matrix's cache axis: a memory-cache policy on the profile's defaults, or a
+/// whole library preset.
+public enum CacheSetup: Sendable, Hashable {
+    case policy(PolicySpec)
+    case preset(CachePreset)
+}
+
 /// The main job's experiment for one device profile: policies `lru`, `lfu`, `fifo` and `ttl`
 /// (seed 001's 5-minute lifetime) × prefetch windows 0, 5, 10, 20, 30, 50 × the `browser` and
 /// `skimmer` behaviours, with the profile's memory-cache limit and network. Rows come out in
@@ -9,19 +16,27 @@ public enum StandardMatrix {
 
     /// The runs of the matrix, or of the parts the caller overrides.
     public static func configurations(
-        profile: DeviceProfile, network: NetworkProfile? = nil, policies: [PolicySpec]? = nil,
-        windows: [PrefetchWindow]? = nil, workloads: [ScrollWorkload]? = nil, seed: UInt64 = 1, launches: Int = 1,
+        profile: DeviceProfile, network: NetworkProfile? = nil, caches: [CacheSetup]? = nil,
+        windows: [WindowMode]? = nil, workloads: [ScrollWorkload]? = nil, seed: UInt64 = 1, launches: Int = 1,
         gap: Int64 = RunConfiguration.defaultGap, duration: Int64 = RunConfiguration.defaultDuration
     ) throws -> [RunConfiguration] {
-        let policies = try policies ?? Self.policies.map { try PolicySpec.parse($0, source: "--policy") }
-        let windows = windows ?? Self.windows.map { PrefetchWindow(ahead: $0) }
+        let caches = try caches ?? Self.policies.map { CacheSetup.policy(try PolicySpec.parse($0, source: "--policy")) }
+        let windows = windows ?? Self.windows.map { WindowMode.items(PrefetchWindow(ahead: $0)) }
         let workloads = workloads ?? behaviors.map { ScrollWorkload.behavior($0, duration: duration) }
         var runs: [RunConfiguration] = []
-        for policy in policies {
+        for cache in caches {
             for window in windows {
                 for workload in workloads {
-                    var run = try RunConfiguration.standard(profile: profile, policy: policy, window: window,
+                    var run: RunConfiguration
+                    switch cache {
+                    case let .policy(policy):
+                        run = try RunConfiguration.standard(profile: profile, policy: policy, window: window,
                                                             workload: workload, seed: seed, network: network)
+                    case let .preset(preset):
+                        run = try RunConfiguration.standard(profile: profile, policy: preset.memoryPolicy, window: window,
+                                                            workload: workload, seed: seed, network: network)
+                        run.pipeline = preset.pipeline(on: profile)
+                    }
                     run.launches = launches
                     run.gap = gap
                     runs.append(run)

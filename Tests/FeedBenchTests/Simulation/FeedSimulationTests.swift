@@ -8,14 +8,14 @@ import Testing
     static func run(policy: String = "lru", window: Int, behavior: ScrollBehavior = .browser, network: NetworkProfile = .wifi,
                     profile: DeviceProfile = .lowEnd, seed: UInt64 = 1, launches: Int = 1) throws -> RunResult {
         var configuration = try RunConfiguration.standard(
-            profile: profile, policy: PolicySpec.parse(policy, source: "test"), window: PrefetchWindow(ahead: window),
+            profile: profile, policy: PolicySpec.parse(policy, source: "test"), window: .items(PrefetchWindow(ahead: window)),
             workload: .behavior(behavior, duration: duration), seed: seed, network: network)
         configuration.launches = launches
         return try FeedSimulation.run(configuration)
     }
 
     @Test func theSameArgumentsGiveTheSameRowWhateverTheJobs() throws {
-        let runs = try StandardMatrix.configurations(profile: .lowEnd, windows: [PrefetchWindow(ahead: 0), PrefetchWindow(ahead: 20)],
+        let runs = try StandardMatrix.configurations(profile: .lowEnd, windows: [.items(PrefetchWindow(ahead: 0)), .items(PrefetchWindow(ahead: 20))],
                                                      duration: Self.duration)
         let one = try RunBatch.run(runs, jobs: 1).map(\.csvRow)
         let two = try RunBatch.run(runs, jobs: 2).map(\.csvRow)
@@ -36,7 +36,7 @@ import Testing
 
     @Test func withoutPrefetchingOnlyImagesShownBeforeAreMemoryHits() throws {
         var simulation = try FeedSimulation(RunConfiguration.standard(
-            profile: .lowEnd, policy: PolicySpec(.lru), window: PrefetchWindow(ahead: 0),
+            profile: .lowEnd, policy: PolicySpec(.lru), window: .items(PrefetchWindow(ahead: 0)),
             workload: .behavior(.revisitor, duration: Self.duration), seed: 3, network: .wifi))
         simulation.recordsDisplays = true
         _ = try simulation.run()
@@ -51,7 +51,7 @@ import Testing
     @Test(arguments: [0, 20])
     func theFeedSupplyAndViewedRulesHold(window: Int) throws {
         var simulation = try FeedSimulation(RunConfiguration.standard(
-            profile: .lowEnd, policy: PolicySpec(.lru), window: PrefetchWindow(ahead: window),
+            profile: .lowEnd, policy: PolicySpec(.lru), window: .items(PrefetchWindow(ahead: window)),
             workload: .behavior(.skimmer, duration: Self.duration), seed: 5, network: .wifi))
         simulation.recordsDisplays = true
         let result = try simulation.run()
@@ -81,7 +81,7 @@ import Testing
         fragile.memoryWarningBytes = 1 << 40
         fragile.jetsamLimitBytes = 1 << 40
         fragile.memoryCacheBytes = 1 << 40
-        var configuration = try RunConfiguration.standard(profile: fragile, policy: PolicySpec(.lru), window: PrefetchWindow(ahead: 20),
+        var configuration = try RunConfiguration.standard(profile: fragile, policy: PolicySpec(.lru), window: .items(PrefetchWindow(ahead: 20)),
                                                           workload: .behavior(.browser, duration: Self.duration), seed: 1, network: .wifi)
         configuration.profile.jetsamLimitBytes = 30 << 20
         configuration.profile.memoryWarningBytes = 30 << 20
