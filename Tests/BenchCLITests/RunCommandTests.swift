@@ -36,7 +36,7 @@ import Testing
         (["--profile", "low-end", "--policy", "mru"], "--policy: unknown policy \"mru\""),
         (["--profile", "low-end", "--trace", "walker"], "--trace: unknown behaviour \"walker\"; expected one of reader, browser, skimmer, revisitor"),
         (["--profile", "low-end", "--network", "5g"], "--network: unknown network \"5g\""),
-        (["--profile", "low-end", "--window=-1"], "--window: expected a window"),
+        (["--profile", "low-end", "--window=-1"], "--window: unknown window \"-1\"; expected one of N, N+M, Xscreens"),
         (["--profile", "low-end", "--duration", "8x"], "--duration: expected a duration"),
         (["--profile", "low-end", "--launches", "0"], "--launches: expected at least 1 launch"),
         (["--profile", "low-end", "--seed=-1"], ""),
