@@ -26,7 +26,7 @@ public enum LaunchStrategy: Sendable, Hashable, CustomStringConvertible {
         case .cacheAndNetwork: "cacheAndNetwork"
         case .networkOnly: "networkOnly"
         case .cacheOnly: "cacheOnly"
-        case let .cacheWithTimeout(deadline): "cacheWithTimeout:\(FixedPoint.decimal(Double(deadline) / 1e9, decimals: 3))s"
+        case let .cacheWithTimeout(deadline): "cacheWithTimeout:\(FixedPoint.decimal(Double(deadline) / 1e9, decimals: 3).trimmingZeroDecimals())s"
         case .preload: "preload"
         }
     }
