@@ -44,6 +44,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Remove an image from the memory cache once its cell has scrolled off (seed 000's release-after-view).")
     var releaseViewed = false
 
+    @Option(help: ArgumentHelp("Seed 000's prefetch buffer: images preloaded between the feed store/API and the display list (the seed uses 30; default off).", valueName: "count"))
+    var buffer: Int = 0
+
     @Option(help: ArgumentHelp("Also write each launch's figures here (CSV).", valueName: "file"))
     var perLaunch: String?
 
@@ -78,6 +81,7 @@ struct RunCommand: ParsableCommand {
         let started = DispatchTime.now()
         let device = try DeviceProfile.named(profile)
         guard launches >= 1 else { throw InputError(source: "--launches", "expected at least 1 launch, found \(launches)") }
+        guard (0...1_000).contains(buffer) else { throw InputError(source: "--buffer", "expected 0...1000 images, found \(buffer)") }
         guard jobs >= 1 else { throw InputError(source: "--jobs", "expected at least 1 job, found \(jobs)") }
         let duration = try Quantities.duration(self.duration, source: "--duration")
         let gap = try Quantities.duration(self.gap, source: "--gap")
@@ -110,6 +114,7 @@ struct RunCommand: ParsableCommand {
             runs[i].strategy = strategy
             runs[i].offline = offline
             runs[i].pipeline.releaseViewed = releaseViewed
+            runs[i].bufferLimit = buffer
         }
 
         let results = try RunBatch.run(runs, jobs: jobs)

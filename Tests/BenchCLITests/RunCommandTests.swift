@@ -40,6 +40,13 @@ import Testing
         (["--profile", "low-end", "--duration", "8x"], "--duration: expected a duration"),
         (["--profile", "low-end", "--launches", "0"], "--launches: expected at least 1 launch"),
         (["--profile", "low-end", "--seed=-1"], ""),
+        (["--profile", "low-end", "--preset", "glide"], "--preset: unknown preset \"glide\"; expected one of default, aggressive, conservative, nuke, kingfisher, sdwebimage"),
+        (["--profile", "low-end", "--preset", "nuke", "--policy", "lru"], "--preset: a preset brings its own policy"),
+        (["--profile", "low-end", "--strategy", "cacheLast"], "--strategy: unknown strategy \"cacheLast\"; expected one of cacheFirst, networkFirst"),
+        (["--profile", "low-end", "--window", "fast"], "--window: unknown window \"fast\"; expected one of N, N+M, Xscreens"),
+        (["--profile", "low-end", "--gap", "8x"], "--gap: expected a duration like 30s, 5m or 8h, found \"8x\""),
+        (["--profile", "low-end", "--offline", "soon"], "--offline: expected START-END (e.g. 0s-30s) or launch:N"),
+        (["--profile", "low-end", "--policy", "belady"], "--policy: belady needs every future request"),
         (["--profile", "/nonexistent/phone.json"], "/nonexistent/phone.json: cannot read the profile file"),
     ])
     func refusesBadInputInOneLineAndWritesNothing(arguments: [String], message: String) throws {

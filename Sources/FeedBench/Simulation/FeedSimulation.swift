@@ -51,6 +51,13 @@ public struct FeedSimulation {
     var lastAdaptation: Int64 = 0
     var stallsSinceAdaptation = 0
     var launchFigures = LaunchFigures(launch: 0)
+    /// Seed 000's supply → move → consume flow (when `bufferLimit` > 0): images wait in
+    /// `supply`, up to `bufferLimit` of them are preloaded in `buffer`, and they move to the
+    /// display list when fewer than `moveBelow` remain ahead of the user.
+    var supply: [ImageDescriptor] = []
+    var buffer: [ImageDescriptor] = []
+    var bufferHeld = Set<UInt64>()
+    static let moveBelow = 10
     var imageRequestsBeforeLaunch = 0
 
     /// One display, for callers that inspect a run request by request (tests, timelines).
@@ -157,6 +164,9 @@ public struct FeedSimulation {
         firstImageShown = false
         heldBack = []
         preloading = []
+        supply = []
+        buffer = []
+        bufferHeld = []
         speed = 0
         adaptiveAhead = { if case let .adaptive(start) = configuration.window { return start } else { return 0 } }()
         lastAdaptation = launchStart
@@ -260,6 +270,7 @@ public struct FeedSimulation {
         for index in visible where !newVisible.contains(index) { leave(index, at: now) }
         for index in newVisible where !visible.contains(index) { display(index, at: now) }
         visible = newVisible
+        if configuration.bufferLimit > 0 { moveThroughBuffer() }
         updatePrefetch(at: now)
         refillIfLow(at: now)
         try flushViewed()
@@ -293,6 +304,9 @@ public struct FeedSimulation {
         furthestDisplayed = max(furthestDisplayed, index)
         let bitmap = pipeline.decodedBytes(image)
         let outcome = pipeline.requestDisplay(image, at: now, queue: &queue)
+        if bufferHeld.remove(image.url) != nil, !prefetching.contains(image.url) {
+            pipeline.stopPrefetch(image.url, at: now, queue: &queue)
+        }
         if recordsDisplays { displayLog.append(DisplayRecord(time: now, url: image.url, outcome: outcome)) }
         switch outcome {
         case .memoryHit:
@@ -399,21 +413,49 @@ public struct FeedSimulation {
 
     // MARK: Feed supply
 
-    /// Appends images to the display list, skipping any already in it.
+    /// Adds images to the feed, skipping any already in it: straight to the display list, or
+    /// through the supply and the prefetch buffer when the buffer is on.
     mutating func append(_ images: [ImageDescriptor]) {
-        for image in images where indexOf[image.url] == nil {
-            indexOf[image.url] = items.count
-            items.append(image)
+        guard configuration.bufferLimit > 0 else {
+            for image in images { appendToDisplayList(image) }
+            return
         }
+        let known = Set(supply.map(\.url)).union(buffer.map(\.url))
+        supply += images.filter { indexOf[$0.url] == nil && !known.contains($0.url) }
+        moveThroughBuffer()
     }
+
+    mutating func appendToDisplayList(_ image: ImageDescriptor) {
+        guard indexOf[image.url] == nil else { return }
+        indexOf[image.url] = items.count
+        items.append(image)
+    }
+
+    /// Moves images to the display list when it runs low, then tops the buffer up from the
+    /// supply, preloading each image that enters it. O(moved).
+    mutating func moveThroughBuffer() {
+        while items.count - (furthestDisplayed + 1) < Self.moveBelow, !buffer.isEmpty {
+            appendToDisplayList(buffer.removeFirst())
+        }
+        while buffer.count < configuration.bufferLimit, !supply.isEmpty {
+            let image = supply.removeFirst()
+            buffer.append(image)
+            bufferHeld.insert(image.url)
+            pipeline.startPrefetch(image, at: queue.now, queue: &queue)
+        }
+        if items.count - (furthestDisplayed + 1) < Self.moveBelow, !buffer.isEmpty { moveThroughBuffer() }
+    }
+
+    /// Images waiting ahead of the user: in the display list, the buffer and the supply.
+    var unviewedAhead: Int { items.count - (furthestDisplayed + 1) + buffer.count + supply.count }
 
     /// Seed 000's refill rule: when fewer than `refillBelow` unviewed items remain ahead of the
     /// user, call the API (at most `maxCallsPerRefill` calls) unless a call is under way.
     mutating func refillIfLow(at now: Int64) {
         let rules = configuration.rules
         guard configuration.strategy.usesNetwork, apiCallsWanted == 0, apiResponse == nil, now >= refillPausedUntil,
-              items.count - (furthestDisplayed + 1) < rules.refillBelow else { return }
-        apiCallsWanted = max(feedShown ? 0 : 1, rules.callsToMake(unviewed: items.count - (furthestDisplayed + 1), on: .browsing))
+              unviewedAhead < rules.refillBelow else { return }
+        apiCallsWanted = max(feedShown ? 0 : 1, rules.callsToMake(unviewed: unviewedAhead, on: .browsing))
         callAPIIfNeeded()
     }
 

@@ -36,6 +36,9 @@ public struct RunConfiguration: Sendable {
     public var strategy: LaunchStrategy = .cacheFirst
     /// When the network is down.
     public var offline = OfflineSchedule()
+    /// Seed 000's prefetch buffer: how many images wait preloaded between the supply (store and
+    /// API) and the display list; 0 turns the flow off (images go straight to the list).
+    public var bufferLimit = 0
     public var seed: UInt64
     /// App launches in the run; the feed store and the disk cache persist between them.
     public var launches: Int
@@ -53,6 +56,7 @@ public struct RunConfiguration: Sendable {
             text += ";offline=" + spans.joined(separator: "+")
         }
         if pipeline.releaseViewed { text += ";release-viewed" }
+        if bufferLimit > 0 { text += ";buffer=\(bufferLimit)" }
         return text
     }
 

@@ -127,6 +127,18 @@ import Testing
         #expect(adaptiveResult.memoryWarnings < fixedResult.memoryWarnings)
     }
 
+    @Test func thePrefetchBufferPreloadsImagesBeforeTheyReachTheDisplayList() throws {
+        let direct = try FeedSimulation.run(Self.configuration(window: 0, behavior: .skimmer))
+        var buffered = try Self.configuration(window: 0, behavior: .skimmer)
+        buffered.bufferLimit = 30
+        let result = try FeedSimulation.run(buffered)
+        #expect(direct.memoryHits == 0, "window 0 and no buffer: nothing is loaded ahead")
+        #expect(result.memoryHits > result.displays / 2)
+        #expect(result.stalls.count < direct.stalls.count / 4)
+        #expect(result.wastedPrefetches <= 30 + FeedSimulation.moveBelow, "at most the buffer and the moved batch are left unseen")
+        #expect(result.scenario == "cacheFirst;buffer=30")
+    }
+
     @Test func strategiesOfflineSpansAndWindowsParseAndRefuse() throws {
         #expect(try LaunchStrategy.parse("cacheWithTimeout:2s", source: "-") == .cacheWithTimeout(2_000_000_000))
         #expect(LaunchStrategy.cacheWithTimeout(2_000_000_000).description == "cacheWithTimeout:2s")
