@@ -18,8 +18,9 @@ struct RunCommand: ParsableCommand {
 
         Examples:
           bench --profile low-end
-          bench run --profile mid --policy lru,s3fifo --window 0,20 --trace skimmer --network 3g
-          bench run --profile my-phone.json --trace my-recording.csv --out results/mine.csv
+          bench run --profile mid --policy lru,s3fifo --window 0,20 --network 3g
+          bench run --profile tablet --preset nuke,kingfisher --launches 3
+          bench run --profile my-phone.json --trace my-recording.csv
         """
     )
 
@@ -35,7 +36,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated prefetch windows: N ahead, N+M ahead and behind, Xscreens, device, velocity, adaptive[:N] (default: 0,5,10,20,30,50).", valueName: "list"))
     var window: String?
 
-    @Option(help: ArgumentHelp("How a launch fills the feed: cacheFirst (default), networkFirst, cacheAndNetwork, networkOnly, cacheOnly, cacheWithTimeout:2s, preload.", valueName: "strategy"))
+    @Option(help: ArgumentHelp("How a launch fills the feed: cacheFirst, networkFirst, cacheAndNetwork, networkOnly, cacheOnly, cacheWithTimeout:2s, preload.", valueName: "strategy"))
     var strategy: String = "cacheFirst"
 
     @Option(help: ArgumentHelp("A time the network is down, from each launch's start (0s-30s), or a whole launch (launch:2). Repeatable.", valueName: "span"))
@@ -44,7 +45,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Remove an image from the memory cache once its cell has scrolled off (seed 000's release-after-view).")
     var releaseViewed = false
 
-    @Option(help: ArgumentHelp("Seed 000's prefetch buffer: images preloaded between the feed store/API and the display list (the seed uses 30; default off).", valueName: "count"))
+    @Option(help: ArgumentHelp("Seed 000's prefetch buffer: images preloaded between the feed store/API and the display list (the seed uses 30; 0 is off).", valueName: "count"))
     var buffer: Int = 0
 
     @Option(help: ArgumentHelp("Also write each launch's figures here (CSV).", valueName: "file"))
