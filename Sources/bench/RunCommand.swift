@@ -90,7 +90,7 @@ struct RunCommand: ParsableCommand {
         let destination = out ?? "results/\(device.name).csv"
         let folder = (destination as NSString).deletingLastPathComponent
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        try AtomicFile.write(([RunResult.csvHeader] + results.map(\.csvRow)).joined(separator: "\n") + "\n", to: destination)
+        try AtomicFile.write(RunResult.csv(results), to: destination)
 
         FileDescriptorOutput.write(MatrixSummary(profile: device, results: results).table(), to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9

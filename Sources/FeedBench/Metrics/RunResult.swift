@@ -55,6 +55,11 @@ public struct RunResult: Sendable, Equatable {
 
     public static var csvHeader: String { columns.joined(separator: ",") }
 
+    /// A whole results CSV: the header, then one line per result, each ended by `\n`.
+    public static func csv(_ results: [RunResult]) -> String {
+        ([csvHeader] + results.map(\.csvRow)).joined(separator: "\n") + "\n"
+    }
+
     /// (memory hits + disk hits) / displays.
     public var hitRate: String { FixedPoint.ratio(Int64(memoryHits + diskHits), Int64(displays), decimals: 6) }
     public var memoryHitRate: String { FixedPoint.ratio(Int64(memoryHits), Int64(displays), decimals: 6) }
@@ -87,7 +92,10 @@ public struct RunResult: Sendable, Equatable {
 /// CSV quoting for text fields (RFC 4180): quoted only when they hold a comma, quote or line end.
 public enum CSVText {
     public static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        // By bytes: "\r\n" is one Character, equal to neither "\r" nor "\n".
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else {
+            return text
+        }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
