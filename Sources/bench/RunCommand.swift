@@ -122,7 +122,7 @@ struct RunCommand: ParsableCommand {
         let destination = out ?? "results/\(device.name).csv"
         let folder = (destination as NSString).deletingLastPathComponent
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        try AtomicFile.write(([RunResult.csvHeader] + results.map { $0.csvRow }).joined(separator: "\n") + "\n", to: destination)
+        try AtomicFile.write(RunResult.csv(results), to: destination)
         if let perLaunch { try AtomicFile.write(LaunchFigures.csv(results), to: perLaunch) }
 
         FileDescriptorOutput.write(MatrixSummary(profile: device, results: results).table(), to: 1)

@@ -22,6 +22,9 @@ func runBench() -> Never {
         exit(0)
     } catch let error as InputError {
         refuse(error.description)
+    } catch let code as ExitCode {
+        // A command's own verdict (bench compare's 1 on a regression), already reported.
+        exit(code.rawValue)
     } catch {
         if Bench.exitCode(for: error) == .success { Bench.exit(withError: error) }
         let message = Bench.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"

@@ -40,8 +40,13 @@ struct BenchProcess {
         return url
     }
 
+    /// The package root, found from this file's path.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The committed results folder, `results/`.
+    static let results = packageRoot.appendingPathComponent("results")
+
     /// `../shared/traces/cloudphysics.csv` beside the package.
-    static let cloudPhysics = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/traces/cloudphysics.csv").path
+    static let cloudPhysics = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/traces/cloudphysics.csv").path
 }

@@ -13,8 +13,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let csv = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
         #expect(csv.count == 1 + 4 * 2)
-        #expect(csv[0].hasPrefix("profile,network,policy,memory_limit_bytes,disk_limit_bytes,prefetch_window,trace,seed,launches,displays,"))
-        #expect(csv[1].hasPrefix("low-end,lte,lru,471859200,157286400,0,browser,1,1,"))
+        #expect(csv[0].hasPrefix("profile,network,policy,memory_limit_bytes,disk_limit_bytes,prefetch_window,trace,seed,launches,scenario,displays,"))
+        #expect(csv[1].hasPrefix("low-end,lte,lru,471859200,157286400,0,browser,1,1,cacheFirst,"))
         #expect(result.stdout.contains("Recommended: "))
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 })
     }

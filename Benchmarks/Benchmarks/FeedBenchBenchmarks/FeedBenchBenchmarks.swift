@@ -10,6 +10,7 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 15
     )
     policyReplayBenchmarks()
+    wholeRunBenchmarks()
     keyIndexBenchmarks()
     keyTraceParserBenchmarks()
     feedStoreBenchmarks()

@@ -46,18 +46,23 @@ public struct RunResult: Sendable, Equatable {
     /// The header line, in column order.
     public static let columns = [
         "profile", "network", "policy", "memory_limit_bytes", "disk_limit_bytes", "prefetch_window", "trace", "seed",
-        "launches",
+        "launches", "scenario",
         "displays", "memory_hits", "disk_hits", "inflight_hits", "misses", "hit_rate", "memory_hit_rate",
         "stalls", "stall_ms_p50", "stall_ms_p95", "stall_ms_p99", "first_image_ms",
         "api_requests", "image_requests", "cancelled_requests", "wasted_prefetches", "bytes_downloaded",
         "peak_memory_bytes", "mean_memory_bytes", "memory_warnings", "jetsam_kills", "evictions",
-        "reshown_viewed", "scenario",
+        "reshown_viewed",
     ]
 
     /// The identity columns: two rows with equal values here describe the same experiment.
-    public static let identityColumns = Array(columns.prefix(9)) + ["scenario"]
+    public static let identityColumns = Array(columns.prefix(10))
 
     public static var csvHeader: String { columns.joined(separator: ",") }
+
+    /// A whole results CSV: the header, then one line per result, each ended by `\n`.
+    public static func csv(_ results: [RunResult]) -> String {
+        ([csvHeader] + results.map(\.csvRow)).joined(separator: "\n") + "\n"
+    }
 
     /// (memory hits + disk hits) / displays.
     public var hitRate: String { FixedPoint.ratio(Int64(memoryHits + diskHits), Int64(displays), decimals: 6) }
@@ -76,13 +81,14 @@ public struct RunResult: Sendable, Equatable {
         let fields: [String] = [
             CSVText.field(profile), CSVText.field(network), CSVText.field(policy), String(memoryLimitBytes),
             String(diskLimitBytes), CSVText.field(prefetchWindow), CSVText.field(trace), String(seed), String(launches),
+            CSVText.field(scenario),
             String(displays), String(memoryHits), String(diskHits), String(inflightHits), String(misses), hitRate,
             memoryHitRate, String(stalls.count), stalls.milliseconds(atPercentile: 50),
             stalls.milliseconds(atPercentile: 95), stalls.milliseconds(atPercentile: 99), firstImageMilliseconds,
             String(apiRequests), String(imageRequests), String(cancelledRequests), String(wastedPrefetches),
             String(bytesDownloaded),
             String(peakMemoryBytes), String(meanMemoryBytes), String(memoryWarnings), String(jetsamKills),
-            String(evictions), String(reshownViewed), CSVText.field(scenario),
+            String(evictions), String(reshownViewed),
         ]
         return fields.joined(separator: ",")
     }
@@ -91,7 +97,10 @@ public struct RunResult: Sendable, Equatable {
 /// CSV quoting for text fields (RFC 4180): quoted only when they hold a comma, quote or line end.
 public enum CSVText {
     public static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        // By bytes: "\r\n" is one Character, equal to neither "\r" nor "\n".
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else {
+            return text
+        }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

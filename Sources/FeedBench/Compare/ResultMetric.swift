@@ -1,0 +1,166 @@
+/// A figure column of the results CSV as `bench compare` sees it: how its cells are written,
+/// which way is better, and the tolerance a change gets by default.
+///
+/// Directions: higher hit rates are better; more stalls, stall time, time to first image,
+/// memory, warnings, kills, requests, bytes and wasted prefetches are worse. The columns that
+/// describe how displays were served (`displays`, `memory_hits`, `disk_hits`, `inflight_hits`,
+/// `misses`) and `evictions` are informational: a policy change moves them without being
+/// better or worse (hit rates summarise the first ones), so `bench compare` leaves them out
+/// unless `--metrics` names them, and then never fails on them.
+public struct ResultMetric: Sendable, Equatable {
+    /// How a column's cells are written.
+    public enum Kind: Sendable, Equatable {
+        /// A non-negative integer count.
+        case count
+        /// A non-negative integer number of bytes.
+        case bytes
+        /// A fraction in [0, 1] with 6 decimals.
+        case rate
+        /// Milliseconds with 3 decimals.
+        case milliseconds
+
+        /// The decimals a cell may have; values are held as integers scaled by 10^decimals.
+        public var decimals: Int {
+            switch self {
+            case .count, .bytes: 0
+            case .rate: 6
+            case .milliseconds: 3
+            }
+        }
+
+        /// The unit written after a value in reports, with its leading space ("" for none).
+        var unit: String {
+            switch self {
+            case .count, .rate: ""
+            case .bytes: " B"
+            case .milliseconds: " ms"
+            }
+        }
+    }
+
+    /// Which way a change goes.
+    public enum Direction: Sendable, Equatable {
+        case higherIsBetter
+        case lowerIsBetter
+        /// Neither better nor worse: reported, never a regression.
+        case informational
+    }
+
+    /// The column name.
+    public let name: String
+    public let kind: Kind
+    public let direction: Direction
+    /// The tolerance `bench compare` uses when none is given (`nil` for informational ones:
+    /// any change is reported as a change).
+    public let defaultTolerance: Tolerance?
+
+    /// Every figure column, in the results CSV's order (the columns after the identity).
+    public static let all: [ResultMetric] = [
+        ResultMetric("displays", .count, .informational),
+        ResultMetric("memory_hits", .count, .informational),
+        ResultMetric("disk_hits", .count, .informational),
+        ResultMetric("inflight_hits", .count, .informational),
+        ResultMetric("misses", .count, .informational),
+        ResultMetric("hit_rate", .rate, .higherIsBetter, .absolute(5_000)),  // 0.005: half a point
+        ResultMetric("memory_hit_rate", .rate, .higherIsBetter, .absolute(5_000)),
+        ResultMetric("stalls", .count, .lowerIsBetter, .percent(5)),
+        ResultMetric("stall_ms_p50", .milliseconds, .lowerIsBetter, .percent(5)),
+        ResultMetric("stall_ms_p95", .milliseconds, .lowerIsBetter, .percent(5)),
+        ResultMetric("stall_ms_p99", .milliseconds, .lowerIsBetter, .percent(5)),
+        ResultMetric("first_image_ms", .milliseconds, .lowerIsBetter, .percent(5)),
+        ResultMetric("api_requests", .count, .lowerIsBetter, .percent(5)),
+        ResultMetric("image_requests", .count, .lowerIsBetter, .percent(5)),
+        ResultMetric("cancelled_requests", .count, .lowerIsBetter, .percent(5)),
+        ResultMetric("wasted_prefetches", .count, .lowerIsBetter, .percent(5)),
+        ResultMetric("bytes_downloaded", .bytes, .lowerIsBetter, .percent(5)),
+        ResultMetric("peak_memory_bytes", .bytes, .lowerIsBetter, .percent(2)),
+        ResultMetric("mean_memory_bytes", .bytes, .lowerIsBetter, .percent(2)),
+        ResultMetric("memory_warnings", .count, .lowerIsBetter, .absolute(0)),
+        ResultMetric("jetsam_kills", .count, .lowerIsBetter, .absolute(0)),
+        ResultMetric("evictions", .count, .informational),
+        ResultMetric("reshown_viewed", .count, .lowerIsBetter, .absolute(0)),
+    ]
+
+    /// The metrics `bench compare` compares when `--metrics` is not given: every one with a
+    /// direction.
+    public static var compared: [ResultMetric] { all.filter { $0.direction != .informational } }
+
+    /// The metric named `name`, or an `InputError` from `source` listing the valid names.
+    public static func named(_ name: String, source: String) throws -> ResultMetric {
+        if let metric = all.first(where: { $0.name == name }) { return metric }
+        let what = RunResult.identityColumns.contains(name) ? "\(InputError.quote(name)) is an identity column, not a metric"
+                                                            : "unknown metric \(InputError.quote(name))"
+        throw InputError(source: source, "\(what); expected one of \(all.map(\.name).joined(separator: ", "))")
+    }
+
+    /// A comma-separated list of metric names, in the order given, each at most once.
+    public static func list(_ text: String, source: String) throws -> [ResultMetric] {
+        var metrics: [ResultMetric] = []
+        for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let metric = try named(String(name), source: source)
+            guard !metrics.contains(metric) else {
+                throw InputError(source: source, "expected each metric once, found \(InputError.quote(metric.name)) twice")
+            }
+            metrics.append(metric)
+        }
+        return metrics
+    }
+
+    init(_ name: String, _ kind: Kind, _ direction: Direction, _ defaultTolerance: Tolerance? = nil) {
+        self.name = name
+        self.kind = kind
+        self.direction = direction
+        self.defaultTolerance = defaultTolerance
+    }
+
+    /// Parses one cell: a non-negative number with at most `kind.decimals` decimals, as an
+    /// integer scaled by 10^decimals. `nil` when the text is not one.
+    func parse(_ text: Substring) -> Int64? {
+        guard let value = Self.parseScaled(text, decimals: kind.decimals) else { return nil }
+        return kind == .rate && value > 1_000_000 ? nil : value
+    }
+
+    /// A scaled value written back with exactly `kind.decimals` decimals (the CSV's own form).
+    func format(_ scaled: Int64) -> String {
+        FixedPoint.format(scaled: UInt64(scaled), decimals: kind.decimals)
+    }
+
+    /// A scaled value with its unit, for reports: `391.232 ms`, `449000000 B`, `0.989000`.
+    func formatWithUnit(_ scaled: Int64) -> String { format(scaled) + kind.unit }
+
+    /// A signed difference: `+0.002000`, `-12`, `0`.
+    func formatDelta(_ delta: Int64) -> String {
+        let magnitude = format(Int64(delta.magnitude))
+        return delta > 0 ? "+" + magnitude : delta < 0 ? "-" + magnitude : magnitude
+    }
+
+    /// A signed difference with its unit, for reports: `+0.002000`, `-269.456 ms`.
+    func formatDeltaWithUnit(_ delta: Int64) -> String { formatDelta(delta) + kind.unit }
+
+    /// What a cell must look like, for refusals.
+    var expectedCell: String {
+        switch kind {
+        case .count: "a non-negative integer"
+        case .bytes: "a non-negative integer number of bytes"
+        case .rate: "a rate from 0 to 1 with at most 6 decimals"
+        case .milliseconds: "a non-negative number of milliseconds with at most 3 decimals"
+        }
+    }
+
+    /// `digits[.digits]` with at most `decimals` decimals, scaled by 10^decimals; `nil` for
+    /// anything else (signs, exponents, spaces, too many decimals, values past `Int64.max`).
+    static func parseScaled(_ text: Substring, decimals: Int) -> Int64? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts[0], fraction = parts.count > 1 ? parts[1] : ""
+        guard !whole.isEmpty, parts.count == 1 || !fraction.isEmpty, fraction.count <= decimals else { return nil }
+        var value: Int64 = 0
+        for character in whole + fraction + String(repeating: "0", count: decimals - fraction.count) {
+            guard let digit = character.wholeNumberValue, character.isASCII else { return nil }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(Int64(digit))
+            guard !o1, !o2 else { return nil }
+            value = sum
+        }
+        return value
+    }
+}

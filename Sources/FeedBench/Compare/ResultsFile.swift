@@ -1,0 +1,69 @@
+/// A results CSV read back and checked for comparison: the header must be the results schema
+/// (`RunResult.columns`, in order), every figure cell must be a number in its column's form,
+/// and no two rows may share an identity. Each refusal names the file and line.
+public struct ResultsFile: Sendable {
+    /// One row: its identity cells and its figures, scaled as `ResultMetric.all` says.
+    public struct Row: Sendable, Equatable {
+        /// The 1-based line the row starts on.
+        public let line: Int
+        /// The identity columns' values, in `RunResult.identityColumns` order.
+        public let identity: [String]
+        /// One value per `ResultMetric.all`, in that order.
+        public let values: [Int64]
+    }
+
+    /// The path, as given.
+    public let path: String
+    /// The rows, in file order.
+    public let rows: [Row]
+
+    /// Reads and checks the results CSV at `path`.
+    public static func read(path: String) throws -> ResultsFile {
+        try ResultsFile(CSVTable.read(path: path))
+    }
+
+    /// Checks a parsed table against the results schema.
+    public init(_ table: CSVTable) throws {
+        path = table.source
+        try Self.checkHeader(table.header, source: table.source)
+        let identityCount = RunResult.identityColumns.count
+        var firstLine: [[String]: Int] = [:]
+        var rows: [Row] = []
+        rows.reserveCapacity(table.records.count)
+        for record in table.records {
+            let identity = Array(record.fields.prefix(identityCount))
+            if let earlier = firstLine[identity] {
+                throw InputError(source: path, line: record.line,
+                                 "expected one row per identity (\(RunResult.identityColumns.joined(separator: ", "))), found the identity of line \(earlier) again")
+            }
+            firstLine[identity] = record.line
+            var values: [Int64] = []
+            values.reserveCapacity(ResultMetric.all.count)
+            for (metric, cell) in zip(ResultMetric.all, record.fields.dropFirst(identityCount)) {
+                guard let value = metric.parse(Substring(cell)) else {
+                    throw InputError(source: path, line: record.line, field: metric.name,
+                                     "expected \(metric.expectedCell), found \(InputError.quote(cell))")
+                }
+                values.append(value)
+            }
+            rows.append(Row(line: record.line, identity: identity, values: values))
+        }
+        self.rows = rows
+    }
+
+    /// Refuses a header that is not `RunResult.columns`, naming the first column that differs.
+    static func checkHeader(_ header: CSVTable.Record, source: String) throws {
+        let expected = RunResult.columns, found = header.fields
+        guard found != expected else { return }
+        func refuse(_ message: String) -> InputError {
+            InputError(source: source, line: header.line, "expected the results columns as bench run writes them; \(message)")
+        }
+        if let index = zip(expected, found).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+            throw refuse("column \(index + 1) should be \(InputError.quote(expected[index])), found \(InputError.quote(found[index]))")
+        }
+        if found.count < expected.count {
+            throw refuse("found \(found.count) columns, without \(expected[found.count...].map { InputError.quote($0) }.joined(separator: ", "))")
+        }
+        throw refuse("found \(found.count) columns, \(expected.count) expected, with \(found[expected.count...].map { InputError.quote($0) }.joined(separator: ", ")) after the last")
+    }
+}

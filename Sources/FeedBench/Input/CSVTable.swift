@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A whole CSV file parsed by RFC 4180's rules, for files with quoted text fields (the results
+/// CSV quotes a value that holds a comma): a header record and the records after it, each
+/// with the line it starts on, so every refusal can name `file:line`.
+///
+/// Accepted: fields separated by commas; records ended by `\r\n` or `\n` (the last one may
+/// have none); fields in double quotes holding commas, quotes (doubled, `""`) and line ends,
+/// which are kept as written; a UTF-8 byte-order mark; empty lines between records (skipped).
+/// Refused, with the line: a quote inside an unquoted field, anything but a comma or line end
+/// after a closing quote, a quoted field left open at the end of the file, a carriage return
+/// not followed by a line feed outside quotes, and a record whose field count differs from
+/// the header's.
+///
+/// The file is read whole: it is for tables of results (thousands of rows), not for traces
+/// of millions of lines, which stream through `LineReader` and `CSVFields`.
+public struct CSVTable: Sendable, Equatable {
+    /// One record: its fields, unquoted, and the 1-based line it starts on.
+    public struct Record: Sendable, Equatable {
+        public var line: Int
+        public var fields: [String]
+
+        public init(line: Int, fields: [String]) {
+            self.line = line
+            self.fields = fields
+        }
+    }
+
+    /// The file path, or another name for messages.
+    public let source: String
+    /// The first record: column names.
+    public let header: Record
+    /// Every record after the header, in file order.
+    public let records: [Record]
+
+    /// Reads and parses the file at `path`. Throws `InputError` for an unreadable or malformed
+    /// file.
+    public static func read(path: String) throws -> CSVTable {
+        try CSVTable(parsing: readBytes(path: path), source: path)
+    }
+
+    /// Parses `bytes`; `source` names them in messages.
+    public init(parsing bytes: [UInt8], source: String) throws {
+        self.source = source
+        var parser = Parser(bytes: bytes, source: source)
+        guard let header = try parser.nextRecord() else {
+            throw InputError(source: source, line: 1, "expected a header line, found an empty file")
+        }
+        var records: [Record] = []
+        while let record = try parser.nextRecord() {
+            guard record.fields.count == header.fields.count else {
+                throw InputError(source: source, line: record.line,
+                                 "expected \(header.fields.count) fields as in the header, found \(record.fields.count)")
+            }
+            records.append(record)
+        }
+        self.header = header
+        self.records = records
+    }
+
+    /// The record-by-record state machine over the file's bytes.
+    struct Parser {
+        let bytes: [UInt8]
+        let source: String
+        var position = 0
+        var line = 1
+
+        init(bytes: [UInt8], source: String) {
+            self.bytes = bytes
+            self.source = source
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        }
+
+        static let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+
+        /// The next non-empty record, or `nil` at the end of the file.
+        mutating func nextRecord() throws -> Record? {
+            while position < bytes.count, try consumeLineEnd() {}
+            guard position < bytes.count else { return nil }
+            let start = line
+            var fields: [String] = []
+            while true {
+                fields.append(try nextField())
+                if position == bytes.count { break }
+                if bytes[position] == Self.comma {
+                    position += 1
+                    continue
+                }
+                _ = try consumeLineEnd()
+                break
+            }
+            return Record(line: start, fields: fields)
+        }
+
+        /// Consumes `\n` or `\r\n` at the position; `false` if there is neither.
+        mutating func consumeLineEnd() throws -> Bool {
+            if bytes[position] == Self.lf {
+                position += 1
+                line += 1
+                return true
+            }
+            guard bytes[position] == Self.cr else { return false }
+            guard position + 1 < bytes.count, bytes[position + 1] == Self.lf else {
+                throw InputError(source: source, line: line, "expected a line feed after a carriage return, found \(found(at: position + 1))")
+            }
+            position += 2
+            line += 1
+            return true
+        }
+
+        /// One field, up to (not including) the comma or line end after it.
+        mutating func nextField() throws -> String {
+            guard position < bytes.count, bytes[position] == Self.quote else {
+                let start = position
+                while position < bytes.count, bytes[position] != Self.comma, bytes[position] != Self.lf, bytes[position] != Self.cr {
+                    if bytes[position] == Self.quote {
+                        throw InputError(source: source, line: line,
+                                         "expected a quote only around a whole field, found \(InputError.quote(bytes[start..<min(bytes.count, position + 1)]))")
+                    }
+                    position += 1
+                }
+                return String(decoding: bytes[start..<position], as: UTF8.self)
+            }
+            let opening = line
+            position += 1
+            var text: [UInt8] = []
+            while true {
+                guard position < bytes.count else {
+                    throw InputError(source: source, line: opening, "expected a closing quote for the field opened here, found the end of the file")
+                }
+                let byte = bytes[position]
+                position += 1
+                if byte == Self.quote {
+                    if position < bytes.count, bytes[position] == Self.quote {
+                        text.append(Self.quote)
+                        position += 1
+                        continue
+                    }
+                    guard position == bytes.count || [Self.comma, Self.lf, Self.cr].contains(bytes[position]) else {
+                        throw InputError(source: source, line: line, "expected a comma or line end after a closing quote, found \(found(at: position))")
+                    }
+                    return String(decoding: text, as: UTF8.self)
+                }
+                if byte == Self.lf { line += 1 }
+                text.append(byte)
+            }
+        }
+
+        /// The byte at `index` quoted for a message, or "the end of the file".
+        func found(at index: Int) -> String {
+            index < bytes.count ? InputError.quote(bytes[index...index]) : "the end of the file"
+        }
+    }
+
+    /// The whole file's bytes.
+    static func readBytes(path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw InputError(source: path, "cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw InputError(source: path, "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if got == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<got])
+        }
+    }
+}
+
+/// The C library's `read(2)`, named apart from `CSVTable.read(path:)`.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }

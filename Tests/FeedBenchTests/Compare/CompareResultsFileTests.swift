@@ -1,0 +1,60 @@
+import Testing
+@testable import FeedBench
+
+/// Reading results CSVs back: the committed files, quoted identities, and the refusals
+/// (schema, repeated identity, malformed cell) with file, line and column.
+@Suite struct CompareResultsFileTests {
+    func refusal(_ text: String) -> String? {
+        do { _ = try ResultsFixtures.file(text); return nil } catch { return "\(error)" }
+    }
+
+    @Test func readsEveryCommittedResultsFile() throws {
+        for profile in ["low-end", "mid", "high-end", "tablet"] {
+            let file = try ResultsFile.read(path: SharedFiles.packageRoot.appendingPathComponent("results/\(profile).csv").path)
+            #expect(file.rows.count == 48)
+            #expect(file.rows.allSatisfy { $0.identity[0] == profile && $0.values.count == ResultMetric.all.count })
+        }
+        let first = try ResultsFixtures.lowEnd().rows[0]
+        #expect(first.line == 2 && first.identity("policy") == "lru" && first.identity("trace") == "browser")
+        #expect(first.values[ResultMetric.all.firstIndex { $0.name == "stalls" }!] == 115)
+    }
+
+    @Test func readsQuotedIdentityCellsAsBenchRunWritesThem() throws {
+        var result = RunResult(profile: "mine", network: "lte", policy: "lru", memoryLimitBytes: 1, diskLimitBytes: 2,
+                               prefetchWindow: "5", trace: "my, \"own\" trace.csv", seed: 1, launches: 1)
+        result.displays = 3
+        let file = try ResultsFixtures.file(RunResult.csv([result]).replacingOccurrences(of: "\n", with: "\r\n"))
+        #expect(file.rows.count == 1 && file.rows[0].identity("trace") == "my, \"own\" trace.csv")
+    }
+
+    @Test func refusesAnotherSchemaNamingTheColumn() {
+        let text = ResultsFixtures.lowEndText
+        #expect(refusal(text.replacingOccurrences(of: "disk_hits", with: "diskhits"))
+            == "new.csv:1: expected the results columns as bench run writes them; column 12 should be \"disk_hits\", found \"diskhits\"")
+        #expect(refusal("profile,network\nlow-end,lte\n")?.hasPrefix("new.csv:1: expected the results columns as bench run writes them; found 2 columns, without \"policy\", ") == true)
+        #expect(refusal(RunResult.csvHeader + ",extra\n")
+            == "new.csv:1: expected the results columns as bench run writes them; found 33 columns, 32 expected, with \"extra\" after the last")
+    }
+
+    @Test func refusesARepeatedIdentityWithBothLines() {
+        let lines = ResultsFixtures.lowEndText.split(separator: "\n")
+        let text = (lines + [lines[2]]).joined(separator: "\n")
+        #expect(refusal(text)?.hasPrefix("new.csv:50: expected one row per identity (profile, network, policy, ") == true)
+        #expect(refusal(text)?.hasSuffix("found the identity of line 3 again") == true)
+    }
+
+    @Test func refusesAMalformedCellWithLineAndColumn() {
+        let text = ResultsFixtures.lowEndText
+        #expect(refusal(ResultsFixtures.editing(text, line: 4, column: "hit_rate", to: "abc"))
+            == "new.csv:4: hit_rate: expected a rate from 0 to 1 with at most 6 decimals, found \"abc\"")
+        #expect(refusal(ResultsFixtures.editing(text, line: 7, column: "stalls", to: "3.5"))
+            == "new.csv:7: stalls: expected a non-negative integer, found \"3.5\"")
+        #expect(refusal(ResultsFixtures.editing(text, line: 9, column: "stall_ms_p95", to: ""))
+            == "new.csv:9: stall_ms_p95: expected a non-negative number of milliseconds with at most 3 decimals, found \"\"")
+        #expect(refusal(ResultsFixtures.editing(text, line: 2, column: "peak_memory_bytes", to: "-1"))?.hasPrefix("new.csv:2: peak_memory_bytes: ") == true)
+    }
+
+    @Test func acceptsAHeaderOnlyFile() throws {
+        #expect(try ResultsFixtures.file(RunResult.csvHeader + "\n").rows.isEmpty)
+    }
+}
