@@ -89,7 +89,7 @@ import Testing
         let (path, text, folder) = try generate()
         let new = try write(text.replacingOccurrences(of: ",stalls,", with: ",stall_count,"), to: folder)
         expectRefusal(try BenchProcess.run(["compare", path, new]),
-                      startingWith: "\(new):1: expected the results columns as bench run writes them; column 17 should be \"stalls\", found \"stall_count\"")
+                      startingWith: "\(new):1: expected the results columns as bench run writes them; column 18 should be \"stalls\", found \"stall_count\"")
     }
 
     @Test func aRepeatedIdentityIsRefusedWithFileAndLine() throws {
@@ -163,6 +163,6 @@ import Testing
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines[0] == "profile,network,policy,memory_limit_bytes,disk_limit_bytes,prefetch_window,trace,seed,launches,scenario,group,metric,base,new,delta,change_percent,tolerance,verdict")
         #expect(lines.count == 1 + 8 * 2)
-        #expect(lines.contains("low-end,lte,lru,471859200,157286400,20,browser,1,1,,hit_rate,0.750000,0.700000,-0.050000,-6.7,0.005000,worse"))
+        #expect(lines.contains("low-end,lte,lru,471859200,157286400,20,browser,1,1,cacheFirst,,hit_rate,0.750000,0.700000,-0.050000,-6.7,0.005000,worse"))
     }
 }

@@ -30,10 +30,10 @@ import Testing
     @Test func refusesAnotherSchemaNamingTheColumn() {
         let text = ResultsFixtures.lowEndText
         #expect(refusal(text.replacingOccurrences(of: "disk_hits", with: "diskhits"))
-            == "new.csv:1: expected the results columns as bench run writes them; column 12 should be \"disk_hits\", found \"diskhits\"")
+            == "new.csv:1: expected the results columns as bench run writes them; column 13 should be \"disk_hits\", found \"diskhits\"")
         #expect(refusal("profile,network\nlow-end,lte\n")?.hasPrefix("new.csv:1: expected the results columns as bench run writes them; found 2 columns, without \"policy\", ") == true)
         #expect(refusal(RunResult.csvHeader + ",extra\n")
-            == "new.csv:1: expected the results columns as bench run writes them; found 33 columns, 32 expected, with \"extra\" after the last")
+            == "new.csv:1: expected the results columns as bench run writes them; found 34 columns, 33 expected, with \"extra\" after the last")
     }
 
     @Test func refusesARepeatedIdentityWithBothLines() {
