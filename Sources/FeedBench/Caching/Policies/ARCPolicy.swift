@@ -25,7 +25,7 @@
 /// evicted into a ghost keeps its slot. `contains`, `occupancy` and evictions count resident
 /// entries only. With both a count and a byte limit, lists are sized in bytes and the count
 /// limit is enforced by further evictions. Every operation is O(1) expected per eviction.
-public struct ARCPolicy: EvictionPolicy {
+public struct ARCPolicy: GhostPolicy {
     /// Which list an entry is in.
     public enum List: UInt8, Sendable {
         /// Resident, seen once recently.
@@ -42,11 +42,11 @@ public struct ARCPolicy: EvictionPolicy {
 
     public let limits: CacheLimits
     public let expiry: Expiry?
-    public private(set) var occupancy = CacheOccupancy()
+    public var occupancy = CacheOccupancy()
     /// The adaptive target size of T1, in the capacity unit (0 ... capacity).
     public private(set) var target: Double = 0
 
-    var table: SlotTable<List>
+    public var table: SlotTable<List>
     var t1 = SlotList()
     var t2 = SlotList()
     var b1 = SlotList()
@@ -59,26 +59,6 @@ public struct ARCPolicy: EvictionPolicy {
         self.limits = limits
         self.expiry = expiry
         table = SlotTable(expectedCount: 2 * min(limits.maxCount ?? 1024, 1 << 20))
-    }
-
-    /// O(1) expected. A ghost key is a miss; it is consumed by the insert that follows.
-    public mutating func lookup(_ request: CacheRequest) -> Bool {
-        guard let slot = table.slot(of: request.key), !table[payload: slot].isGhost else { return false }
-        if request.time > table.deadline(slot) {
-            removeResident(slot)
-            occupancy.expirations += 1
-            return false
-        }
-        if let expiry, expiry.refreshOnAccess { table.setDeadline(slot, expiry.deadline(from: request.time)) }
-        lastGhostHitInB2 = false
-        if table[payload: slot] == .t1 {
-            t1.remove(slot, weight: weight(of: slot), in: &table)
-            table[payload: slot] = .t2
-            t2.pushFront(slot, weight: weight(of: slot), in: &table)
-        } else {
-            t2.moveToFront(slot, in: &table)
-        }
-        return true
     }
 
     /// Consumes the key's ghost entry if any (adapting `target`), then admits, evicts and
@@ -113,29 +93,10 @@ public struct ARCPolicy: EvictionPolicy {
         return true
     }
 
-    /// Removes a resident key (not an eviction). A ghost key is forgotten too, but is not
-    /// resident, so the answer is `false`. O(1) expected.
-    @discardableResult
-    public mutating func remove(_ key: UInt64) -> Bool {
-        guard let slot = table.slot(of: key) else { return false }
-        if table[payload: slot].isGhost {
-            dropGhost(slot)
-            return false
-        }
-        removeResident(slot)
-        return true
-    }
-
     /// Evicts one resident entry as for a plain miss of weight 0. O(1).
     @discardableResult
     public mutating func evictOne() -> Bool {
         evict(incoming: 0, afterGhostHit: false)
-    }
-
-    /// O(1) expected; ghost keys are not resident.
-    public func contains(_ key: UInt64) -> Bool {
-        guard let slot = table.slot(of: key) else { return false }
-        return !table[payload: slot].isGhost
     }
 
     /// Forgets resident and ghost entries and the adaptation (`target` back to 0). O(slots).
@@ -164,7 +125,6 @@ public struct ARCPolicy: EvictionPolicy {
     // MARK: - Internals
 
     @inline(__always)
-    func weight(of slot: Int32) -> Int64 { limits.weight(ofSize: table.size(slot)) }
 
     /// Moves `target` for a hit on the ghost `slot` and forgets the ghost key.
     mutating func adapt(toGhostHitOn slot: Int32) {
@@ -230,32 +190,33 @@ public struct ARCPolicy: EvictionPolicy {
         occupancy.evictions += 1
     }
 
-    mutating func dropGhost(_ slot: Int32) {
-        let w = weight(of: slot)
-        if table[payload: slot] == .b1 {
-            b1.remove(slot, weight: w, in: &table)
-        } else {
-            b2.remove(slot, weight: w, in: &table)
-        }
-        table.release(slot)
-    }
+    public func isGhost(_ slot: Int32) -> Bool { table[payload: slot].isGhost }
 
-    /// Evicts a resident slot without remembering it.
-    mutating func evictResident(_ slot: Int32) {
-        removeResident(slot)
-        occupancy.evictions += 1
-    }
-
-    /// Unlinks and releases a resident slot (no eviction counted).
-    mutating func removeResident(_ slot: Int32) {
-        let w = weight(of: slot)
+    /// A hit in T1 moves the entry to T2's head; a hit in T2 moves it to the head.
+    public mutating func didHit(_ slot: Int32) {
+        lastGhostHitInB2 = false
         if table[payload: slot] == .t1 {
-            t1.remove(slot, weight: w, in: &table)
+            t1.remove(slot, weight: weight(of: slot), in: &table)
+            table[payload: slot] = .t2
+            t2.pushFront(slot, weight: weight(of: slot), in: &table)
         } else {
-            t2.remove(slot, weight: w, in: &table)
+            t2.moveToFront(slot, in: &table)
         }
-        occupancy.count -= 1
-        occupancy.bytes -= table.size(slot)
-        table.release(slot)
+    }
+
+    public mutating func unlinkResident(_ slot: Int32, weight: Int64) {
+        if table[payload: slot] == .t1 {
+            t1.remove(slot, weight: weight, in: &table)
+        } else {
+            t2.remove(slot, weight: weight, in: &table)
+        }
+    }
+
+    public mutating func unlinkGhost(_ slot: Int32, weight: Int64) {
+        if table[payload: slot] == .b1 {
+            b1.remove(slot, weight: weight, in: &table)
+        } else {
+            b2.remove(slot, weight: weight, in: &table)
+        }
     }
 }

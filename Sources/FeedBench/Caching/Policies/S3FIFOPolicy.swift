@@ -26,17 +26,17 @@
 ///
 /// Every operation is O(1) expected, except eviction: O(entries passed over), amortised O(1)
 /// per request (each pass-over spends a hit).
-public struct S3FIFOPolicy: EvictionPolicy {
+public struct S3FIFOPolicy: GhostPolicy {
     /// Where an entry is.
     public enum Queue: UInt8, Sendable {
         case small, main, ghost
     }
 
     /// One entry's state.
-    struct Entry {
-        var queue: Queue
+    public struct Entry {
+        public var queue: Queue
         /// Hits since insertion into its queue (or since its last pass in main), capped.
-        var frequency: UInt8
+        public var frequency: UInt8
     }
 
     /// The frequency at which an entry leaving small moves to main instead of the ghost.
@@ -52,9 +52,9 @@ public struct S3FIFOPolicy: EvictionPolicy {
     public let mainCapacity: Int64
     /// The ghost FIFO's capacity, in the capacity unit.
     public let ghostCapacity: Int64
-    public private(set) var occupancy = CacheOccupancy()
+    public var occupancy = CacheOccupancy()
 
-    var table: SlotTable<Entry>
+    public var table: SlotTable<Entry>
     var small = SlotList()
     var main = SlotList()
     var ghost = SlotList()
@@ -70,19 +70,6 @@ public struct S3FIFOPolicy: EvictionPolicy {
         mainCapacity = limits.capacity - smallCapacity
         ghostCapacity = limits.capacityShare(ghostFraction)
         table = SlotTable(expectedCount: 2 * min(limits.maxCount ?? 1024, 1 << 20))
-    }
-
-    /// O(1) expected. A ghost key is a miss and stays in the ghost until the insert that follows.
-    public mutating func lookup(_ request: CacheRequest) -> Bool {
-        guard let slot = table.slot(of: request.key), table[payload: slot].queue != .ghost else { return false }
-        if request.time > table.deadline(slot) {
-            removeResident(slot)
-            occupancy.expirations += 1
-            return false
-        }
-        if let expiry, expiry.refreshOnAccess { table.setDeadline(slot, expiry.deadline(from: request.time)) }
-        if table[payload: slot].frequency < S3FIFOPolicy.maxFrequency { table[payload: slot].frequency += 1 }
-        return true
     }
 
     /// Consumes the key's ghost entry if any, then admits, evicts and inserts (see the type's
@@ -119,19 +106,6 @@ public struct S3FIFOPolicy: EvictionPolicy {
         return true
     }
 
-    /// Removes a resident key (not an eviction). A ghost key is forgotten too, but is not
-    /// resident, so the answer is `false`. O(1) expected.
-    @discardableResult
-    public mutating func remove(_ key: UInt64) -> Bool {
-        guard let slot = table.slot(of: key) else { return false }
-        if table[payload: slot].queue == .ghost {
-            dropGhost(slot)
-            return false
-        }
-        removeResident(slot)
-        return true
-    }
-
     /// Evicts one resident entry, moving entries between queues on the way as the policy does.
     /// O(entries passed over).
     @discardableResult
@@ -144,12 +118,6 @@ public struct S3FIFOPolicy: EvictionPolicy {
             }
         }
         return false
-    }
-
-    /// O(1) expected; ghost keys are not resident.
-    public func contains(_ key: UInt64) -> Bool {
-        guard let slot = table.slot(of: key) else { return false }
-        return table[payload: slot].queue != .ghost
     }
 
     /// Forgets resident and ghost entries. O(slots).
@@ -231,21 +199,20 @@ public struct S3FIFOPolicy: EvictionPolicy {
         ghost.pushFront(slot, weight: weight, in: &table)
     }
 
-    mutating func dropGhost(_ slot: Int32) {
-        ghost.remove(slot, weight: limits.weight(ofSize: table.size(slot)), in: &table)
-        table.release(slot)
+    public func isGhost(_ slot: Int32) -> Bool { table[payload: slot].queue == .ghost }
+
+    /// A hit adds 1 to the entry's frequency, up to `maxFrequency`.
+    public mutating func didHit(_ slot: Int32) {
+        if table[payload: slot].frequency < S3FIFOPolicy.maxFrequency { table[payload: slot].frequency += 1 }
     }
 
-    /// Unlinks and releases a resident slot (no eviction counted).
-    mutating func removeResident(_ slot: Int32) {
-        let weight = limits.weight(ofSize: table.size(slot))
+    public mutating func unlinkResident(_ slot: Int32, weight: Int64) {
         switch table[payload: slot].queue {
         case .small: small.remove(slot, weight: weight, in: &table)
         case .main: main.remove(slot, weight: weight, in: &table)
-        case .ghost: preconditionFailure("removeResident: a ghost entry")
+        case .ghost: preconditionFailure("unlinkResident: a ghost entry")
         }
-        occupancy.count -= 1
-        occupancy.bytes -= table.size(slot)
-        table.release(slot)
     }
+
+    public mutating func unlinkGhost(_ slot: Int32, weight: Int64) { ghost.remove(slot, weight: weight, in: &table) }
 }

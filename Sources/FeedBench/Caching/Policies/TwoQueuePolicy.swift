@@ -22,7 +22,7 @@
 /// byte limit, queues are sized in bytes and the count limit is enforced by further evictions.
 ///
 /// Every operation is O(1) expected per entry it evicts.
-public struct TwoQueuePolicy: EvictionPolicy {
+public struct TwoQueuePolicy: GhostPolicy {
     /// Where an entry is.
     public enum Queue: UInt8, Sendable {
         /// The FIFO of first-time objects.
@@ -41,9 +41,9 @@ public struct TwoQueuePolicy: EvictionPolicy {
     public let mainCapacity: Int64
     /// Aout's capacity, in the capacity unit.
     public let outCapacity: Int64
-    public private(set) var occupancy = CacheOccupancy()
+    public var occupancy = CacheOccupancy()
 
-    var table: SlotTable<Queue>
+    public var table: SlotTable<Queue>
     var ain = SlotList()
     var am = SlotList()
     var aout = SlotList()
@@ -59,19 +59,6 @@ public struct TwoQueuePolicy: EvictionPolicy {
         mainCapacity = limits.capacity - inCapacity
         outCapacity = limits.capacityShare(outFraction)
         table = SlotTable(expectedCount: 2 * min(limits.maxCount ?? 1024, 1 << 20))
-    }
-
-    /// O(1) expected. An Aout key is a miss and stays in Aout until the insert that follows.
-    public mutating func lookup(_ request: CacheRequest) -> Bool {
-        guard let slot = table.slot(of: request.key), table[payload: slot] != .aout else { return false }
-        if request.time > table.deadline(slot) {
-            removeResident(slot)
-            occupancy.expirations += 1
-            return false
-        }
-        if let expiry, expiry.refreshOnAccess { table.setDeadline(slot, expiry.deadline(from: request.time)) }
-        if table[payload: slot] == .am { am.moveToFront(slot, in: &table) }
-        return true
     }
 
     /// Consumes the key's Aout entry if any, then admits, evicts and inserts (see the type's
@@ -111,19 +98,6 @@ public struct TwoQueuePolicy: EvictionPolicy {
         return true
     }
 
-    /// Removes a resident key (not an eviction). An Aout key is forgotten too, but is not
-    /// resident, so the answer is `false`. O(1) expected.
-    @discardableResult
-    public mutating func remove(_ key: UInt64) -> Bool {
-        guard let slot = table.slot(of: key) else { return false }
-        if table[payload: slot] == .aout {
-            dropGhost(slot)
-            return false
-        }
-        removeResident(slot)
-        return true
-    }
-
     /// Evicts Ain's tail into Aout when Ain is over its share, else Am's LRU tail. O(1), plus
     /// the Aout keys dropped to make room.
     @discardableResult
@@ -141,12 +115,6 @@ public struct TwoQueuePolicy: EvictionPolicy {
         guard am.tail >= 0 else { return false }
         evictResident(am.tail)
         return true
-    }
-
-    /// O(1) expected; Aout keys are not resident.
-    public func contains(_ key: UInt64) -> Bool {
-        guard let slot = table.slot(of: key) else { return false }
-        return table[payload: slot] != .aout
     }
 
     /// Forgets resident and ghost entries. O(slots).
@@ -181,27 +149,20 @@ public struct TwoQueuePolicy: EvictionPolicy {
         aout.pushFront(slot, weight: weight, in: &table)
     }
 
-    mutating func dropGhost(_ slot: Int32) {
-        aout.remove(slot, weight: limits.weight(ofSize: table.size(slot)), in: &table)
-        table.release(slot)
+    public func isGhost(_ slot: Int32) -> Bool { table[payload: slot] == .aout }
+
+    /// A hit in Am moves the entry to Am's head; a hit in Ain changes nothing.
+    public mutating func didHit(_ slot: Int32) {
+        if table[payload: slot] == .am { am.moveToFront(slot, in: &table) }
     }
 
-    /// Evicts a resident slot for good (Am's victims).
-    mutating func evictResident(_ slot: Int32) {
-        removeResident(slot)
-        occupancy.evictions += 1
-    }
-
-    /// Unlinks and releases a resident slot (no eviction counted).
-    mutating func removeResident(_ slot: Int32) {
-        let weight = limits.weight(ofSize: table.size(slot))
+    public mutating func unlinkResident(_ slot: Int32, weight: Int64) {
         switch table[payload: slot] {
         case .ain: ain.remove(slot, weight: weight, in: &table)
         case .am: am.remove(slot, weight: weight, in: &table)
-        case .aout: preconditionFailure("removeResident: a ghost entry")
+        case .aout: preconditionFailure("unlinkResident: a ghost entry")
         }
-        occupancy.count -= 1
-        occupancy.bytes -= table.size(slot)
-        table.release(slot)
     }
+
+    public mutating func unlinkGhost(_ slot: Int32, weight: Int64) { aout.remove(slot, weight: weight, in: &table) }
 }
