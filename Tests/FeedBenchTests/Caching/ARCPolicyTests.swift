@@ -145,23 +145,16 @@ import Testing
             let weights = policy.listWeights
             #expect(weights.t1 == naive.total(naive.t1) && weights.t2 == naive.total(naive.t2), "seed \(seed)")
             #expect(weights.b1 == naive.total(naive.b1) && weights.b2 == naive.total(naive.b2), "seed \(seed)")
-            #expect(policy.occupancy.count == naive.resident.count, "seed \(seed)")
-            #expect(policy.occupancy.bytes == naive.resident.reduce(0) { $0 + naive.sizes[$1]! }, "seed \(seed)")
-            #expect(policy.occupancy.evictions == naive.evictions, "seed \(seed)")
-            #expect(policy.occupancy.expirations == naive.expirations, "seed \(seed)")
+            expectSameOccupancy(policy, resident: naive.resident, sizes: naive.sizes, evictions: naive.evictions,
+                                expirations: naive.expirations, "seed \(seed)")
             #expect((0...Double(limits.capacity)).contains(policy.target), "seed \(seed)")
-            #expect(policy.limits.holds(policy.occupancy), "seed \(seed)")
         }
     }
 
     @Test("libCacheSim's misses on CloudPhysics, counting objects and bytes")
     func cloudPhysics() throws {
-        let spec = try PolicySpec.parse("arc", source: "test")
-        let objects = try CacheSimulation(policies: [spec], capacities: [489, 4897, 12243], unit: .objects)
-            .run(tracePath: cloudPhysicsTrace)
+        let (objects, bytes) = try SharedFiles.cloudPhysicsResults("arc")
         #expect(objects.map(\.misses) == [94229, 88002, 69901])
-        let bytes = try CacheSimulation(policies: [spec], capacities: [20297697, 202976972, 507442432], unit: .bytes)
-            .run(tracePath: cloudPhysicsTrace)
         #expect(bytes.map(\.misses) == [93625, 87541, 74506])
         #expect(bytes.map(\.missedBytes) == [4267274752, 3942487552, 3310283264])
         #expect(objects.first?.policy == "arc")
@@ -277,8 +270,3 @@ import Testing
     }
 }
 
-/// `../shared/traces/cloudphysics.csv` beside the package root.
-private let cloudPhysicsTrace = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("shared/traces/cloudphysics.csv").path

@@ -128,23 +128,16 @@ import Testing
                     #expect(evicted.0 == evicted.1, "evictOne, seed \(seed), request \(i)")
                 }
             }
-            #expect(policy.occupancy.count == naive.resident.count, "seed \(seed)")
-            #expect(policy.occupancy.bytes == naive.resident.reduce(0) { $0 + naive.sizes[$1]! }, "seed \(seed)")
-            #expect(policy.occupancy.evictions == naive.evictions, "seed \(seed)")
-            #expect(policy.occupancy.expirations == naive.expirations, "seed \(seed)")
+            expectSameOccupancy(policy, resident: naive.resident, sizes: naive.sizes, evictions: naive.evictions,
+                                expirations: naive.expirations, "seed \(seed)")
             #expect(policy.ghostCount == naive.ghost.count, "seed \(seed)")
-            #expect(policy.limits.holds(policy.occupancy), "seed \(seed)")
         }
     }
 
     @Test("libCacheSim's misses on CloudPhysics, counting objects and bytes")
     func cloudPhysics() throws {
-        let spec = try PolicySpec.parse("s3fifo", source: "test")
-        let objects = try CacheSimulation(policies: [spec], capacities: [489, 4897, 12243], unit: .objects)
-            .run(tracePath: cloudPhysicsTrace)
+        let (objects, bytes) = try SharedFiles.cloudPhysicsResults("s3fifo")
         #expect(objects.map(\.misses) == [94559, 85691, 74318])
-        let bytes = try CacheSimulation(policies: [spec], capacities: [20297697, 202976972, 507442432], unit: .bytes)
-            .run(tracePath: cloudPhysicsTrace)
         #expect(bytes.map(\.misses) == [93706, 83764, 76771])
         #expect(bytes.map(\.missedBytes) == [4265741824, 3764903936, 3288591872])
         #expect(objects.first?.policy == "s3fifo")
@@ -322,8 +315,3 @@ import Testing
     }
 }
 
-/// `../shared/traces/cloudphysics.csv` beside the package root.
-private let cloudPhysicsTrace = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("shared/traces/cloudphysics.csv").path

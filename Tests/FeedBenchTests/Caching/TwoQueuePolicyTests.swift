@@ -119,23 +119,16 @@ import Testing
                     #expect(evicted.0 == evicted.1, "evictOne, seed \(seed), request \(i)")
                 }
             }
-            #expect(policy.occupancy.count == naive.resident.count, "seed \(seed)")
-            #expect(policy.occupancy.bytes == naive.resident.reduce(0) { $0 + naive.sizes[$1]! }, "seed \(seed)")
-            #expect(policy.occupancy.evictions == naive.evictions, "seed \(seed)")
-            #expect(policy.occupancy.expirations == naive.expirations, "seed \(seed)")
+            expectSameOccupancy(policy, resident: naive.resident, sizes: naive.sizes, evictions: naive.evictions,
+                                expirations: naive.expirations, "seed \(seed)")
             #expect(policy.ghostCount == naive.aout.count, "seed \(seed)")
-            #expect(policy.limits.holds(policy.occupancy), "seed \(seed)")
         }
     }
 
     @Test("libCacheSim's misses on CloudPhysics, counting objects and bytes")
     func cloudPhysics() throws {
-        let spec = try PolicySpec.parse("2q", source: "test")
-        let objects = try CacheSimulation(policies: [spec], capacities: [489, 4897, 12243], unit: .objects)
-            .run(tracePath: cloudPhysicsTrace)
+        let (objects, bytes) = try SharedFiles.cloudPhysicsResults("2q")
         #expect(objects.map(\.misses) == [94573, 88160, 72818])
-        let bytes = try CacheSimulation(policies: [spec], capacities: [20297697, 202976972, 507442432], unit: .bytes)
-            .run(tracePath: cloudPhysicsTrace)
         #expect(bytes.map(\.misses) == [94245, 87627, 78156])
         #expect(bytes.map(\.missedBytes) == [4273110528, 3938483200, 3380256256])
         #expect(objects.first?.policy == "2q")
@@ -258,8 +251,3 @@ import Testing
     }
 }
 
-/// `../shared/traces/cloudphysics.csv` beside the package root.
-private let cloudPhysicsTrace = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("shared/traces/cloudphysics.csv").path

@@ -1,3 +1,4 @@
+import Testing
 import FeedBench
 
 /// Seeded random key traces for differential and property tests: small key spaces so that hits,
@@ -58,4 +59,17 @@ enum DifferentialLimits {
     static func sizes(for limits: CacheLimits) -> ClosedRange<Int64> {
         limits.measuresBytes ? 1...max(2, limits.capacity / 3 + 20) : 1...1
     }
+}
+
+/// A policy's occupancy must equal a naive model's: resident count and bytes, evictions,
+/// expirations, and both limits held.
+func expectSameOccupancy<Policy: EvictionPolicy>(
+    _ policy: Policy, resident: some Collection<UInt64>, sizes: [UInt64: Int64], evictions: Int, expirations: Int,
+    _ label: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(policy.occupancy.count == resident.count, "\(label)", sourceLocation: sourceLocation)
+    #expect(policy.occupancy.bytes == resident.reduce(0) { $0 + sizes[$1]! }, "\(label)", sourceLocation: sourceLocation)
+    #expect(policy.occupancy.evictions == evictions, "\(label)", sourceLocation: sourceLocation)
+    #expect(policy.occupancy.expirations == expirations, "\(label)", sourceLocation: sourceLocation)
+    #expect(policy.limits.holds(policy.occupancy), "\(label)", sourceLocation: sourceLocation)
 }

@@ -1,3 +1,4 @@
+import FeedBench
 import Foundation
 
 /// Paths of files the tests read or write.
@@ -22,5 +23,18 @@ enum SharedFiles {
         let url = try scratchDirectory().appendingPathComponent(name)
         try text.write(to: url, atomically: false, encoding: .utf8)
         return url.path
+    }
+}
+
+extension SharedFiles {
+    /// Replays the CloudPhysics trace through `policy` at the reference table's three object
+    /// capacities and three byte capacities (`shared/traces/README.md`).
+    static func cloudPhysicsResults(_ policy: String) throws -> (objects: [CacheSimResult], bytes: [CacheSimResult]) {
+        let spec = try PolicySpec.parse(policy, source: "test")
+        let objects = try CacheSimulation(policies: [spec], capacities: [489, 4897, 12243], unit: .objects)
+            .run(tracePath: cloudPhysics)
+        let bytes = try CacheSimulation(policies: [spec], capacities: [20297697, 202976972, 507442432], unit: .bytes)
+            .run(tracePath: cloudPhysics)
+        return (objects, bytes)
     }
 }

@@ -10,29 +10,19 @@
 /// O(1) amortised: each entry it passes over had its bit set by a hit since it was last passed,
 /// so the walk costs at most one step per earlier hit (a single eviction can walk the whole
 /// queue once).
-public struct ClockPolicy: SlotPolicy {
+public struct ClockPolicy: ReferenceBitPolicy {
     public let limits: CacheLimits
     public let expiry: Expiry?
     /// Each entry's reference bit.
     public var table: SlotTable<Bool>
     public var occupancy = CacheOccupancy()
     /// Every resident entry, newest insertion (or second chance) at the head.
-    var queue = SlotList()
+    public var queue = SlotList()
 
     public init(limits: CacheLimits, expiry: Expiry? = nil) {
         self.limits = limits
         self.expiry = expiry
         table = SlotTable(expectedCount: min(limits.maxCount ?? 1024, 1 << 20))
-    }
-
-    public func payload(for request: CacheRequest) -> Bool { false }
-
-    /// Sets the reference bit. O(1).
-    public mutating func didHit(_ slot: Int32, _ request: CacheRequest) { table[payload: slot] = true }
-
-    /// Links the new entry at the head. O(1).
-    public mutating func didInsert(_ slot: Int32, _ request: CacheRequest) {
-        queue.pushFront(slot, weight: 1, in: &table)
     }
 
     /// Gives every referenced tail entry its second chance, then names the unreferenced tail.

@@ -15,14 +15,14 @@
 /// Lookup, insert and removal are O(1) (expected, for the key lookup). Choosing a victim is
 /// O(1) amortised: each step of the hand clears a bit set by an earlier hit (a single eviction
 /// can walk the whole queue once).
-public struct SievePolicy: SlotPolicy {
+public struct SievePolicy: ReferenceBitPolicy {
     public let limits: CacheLimits
     public let expiry: Expiry?
     /// Each entry's visited bit.
     public var table: SlotTable<Bool>
     public var occupancy = CacheOccupancy()
     /// Every resident entry, newest insertion at the head.
-    var queue = SlotList()
+    public var queue = SlotList()
     /// The entry the next sweep starts at (`-1`: start at the tail).
     var hand: Int32 = -1
 
@@ -30,16 +30,6 @@ public struct SievePolicy: SlotPolicy {
         self.limits = limits
         self.expiry = expiry
         table = SlotTable(expectedCount: min(limits.maxCount ?? 1024, 1 << 20))
-    }
-
-    public func payload(for request: CacheRequest) -> Bool { false }
-
-    /// Sets the visited bit. O(1).
-    public mutating func didHit(_ slot: Int32, _ request: CacheRequest) { table[payload: slot] = true }
-
-    /// Links the new entry at the head. O(1).
-    public mutating func didInsert(_ slot: Int32, _ request: CacheRequest) {
-        queue.pushFront(slot, weight: 1, in: &table)
     }
 
     /// Sweeps from the hand toward the head, clearing visited bits, to the first unvisited entry;
