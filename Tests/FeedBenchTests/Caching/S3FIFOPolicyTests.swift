@@ -7,7 +7,7 @@ import Testing
 /// trace, and in small scenarios that read as its specification.
 @Suite struct S3FIFOPolicyTests {
     /// Three arrays of keys, oldest first; every decision a linear scan.
-    struct NaiveS3FIFO: NaiveCache {
+    struct NaiveS3FIFO: NaiveEvictingCache {
         let limits: CacheLimits
         let expiry: Expiry?
         let smallCapacity: Int64, mainCapacity: Int64, ghostCapacity: Int64
@@ -114,20 +114,7 @@ import Testing
                                     sizes: DifferentialLimits.sizes(for: limits), skewed: seed % 2 == 0)
             var policy = S3FIFOPolicy(limits: limits, expiry: expiry, smallFraction: small, ghostFraction: ghost)
             var naive = NaiveS3FIFO(limits: limits, expiry: expiry, small: small, ghost: ghost)
-            for (i, request) in trace.requests.enumerated() {
-                let (outcome, expected) = (policy.access(request), naive.access(request))
-                #expect(outcome == expected, "seed \(seed), request \(i)")
-                if outcome != expected { return }
-                if i % 17 == 16 {
-                    let key = trace.requests[i / 2].key
-                    let removed = (policy.remove(key), naive.remove(key))
-                    #expect(removed.0 == removed.1, "remove, seed \(seed), request \(i)")
-                }
-                if i % 53 == 52 {
-                    let evicted = (policy.evictOne(), naive.evictOne())
-                    #expect(evicted.0 == evicted.1, "evictOne, seed \(seed), request \(i)")
-                }
-            }
+            expectSameOutcomes(trace, &policy, &naive, seed: seed)
             expectSameOccupancy(policy, resident: naive.resident, sizes: naive.sizes, evictions: naive.evictions,
                                 expirations: naive.expirations, "seed \(seed)")
             #expect(policy.ghostCount == naive.ghost.count, "seed \(seed)")

@@ -7,7 +7,7 @@ import Testing
 /// trace, and in small scenarios that read as its specification.
 @Suite struct TwoQueuePolicyTests {
     /// Three arrays of keys, oldest (or least recently used) first; every decision a linear scan.
-    struct NaiveTwoQ: NaiveCache {
+    struct NaiveTwoQ: NaiveEvictingCache {
         let limits: CacheLimits
         let expiry: Expiry?
         let inCapacity: Int64, mainCapacity: Int64, outCapacity: Int64
@@ -105,20 +105,7 @@ import Testing
                                     sizes: DifferentialLimits.sizes(for: limits), skewed: seed % 2 == 0)
             var policy = TwoQueuePolicy(limits: limits, expiry: expiry, inFraction: inFraction, outFraction: outFraction)
             var naive = NaiveTwoQ(limits: limits, expiry: expiry, in: inFraction, out: outFraction)
-            for (i, request) in trace.requests.enumerated() {
-                let (outcome, expected) = (policy.access(request), naive.access(request))
-                #expect(outcome == expected, "seed \(seed), request \(i)")
-                if outcome != expected { return }
-                if i % 17 == 16 {
-                    let key = trace.requests[i / 2].key
-                    let removed = (policy.remove(key), naive.remove(key))
-                    #expect(removed.0 == removed.1, "remove, seed \(seed), request \(i)")
-                }
-                if i % 53 == 52 {
-                    let evicted = (policy.evictOne(), naive.evictOne())
-                    #expect(evicted.0 == evicted.1, "evictOne, seed \(seed), request \(i)")
-                }
-            }
+            expectSameOutcomes(trace, &policy, &naive, seed: seed)
             expectSameOccupancy(policy, resident: naive.resident, sizes: naive.sizes, evictions: naive.evictions,
                                 expirations: naive.expirations, "seed \(seed)")
             #expect(policy.ghostCount == naive.aout.count, "seed \(seed)")

@@ -73,3 +73,35 @@ func expectSameOccupancy<Policy: EvictionPolicy>(
     #expect(policy.occupancy.expirations == expirations, "\(label)", sourceLocation: sourceLocation)
     #expect(policy.limits.holds(policy.occupancy), "\(label)", sourceLocation: sourceLocation)
 }
+
+/// A naive model that can also drop a key and evict on demand, as the ghost policies can.
+protocol NaiveEvictingCache: NaiveCache {
+    mutating func remove(_ key: UInt64) -> Bool
+    mutating func evictOne() -> Bool
+}
+
+/// Replays `trace` through `policy` and `naive` side by side, expecting the same outcome for
+/// every request, a removal of an earlier key after every 17th request and an `evictOne` after
+/// every 53rd. `check` adds per-request expectations and returns whether they held. Stops at
+/// the first divergence.
+func expectSameOutcomes<Policy: EvictionPolicy, Naive: NaiveEvictingCache>(
+    _ trace: RandomTrace, _ policy: inout Policy, _ naive: inout Naive, seed: UInt64,
+    check: (Policy, Naive, Int) -> Bool = { _, _, _ in true },
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    for (i, request) in trace.requests.enumerated() {
+        let (outcome, expected) = (policy.access(request), naive.access(request))
+        #expect(outcome == expected, "seed \(seed), request \(i)", sourceLocation: sourceLocation)
+        let held = check(policy, naive, i)
+        if outcome != expected || !held { return }
+        if i % 17 == 16 {
+            let key = trace.requests[i / 2].key
+            let removed = (policy.remove(key), naive.remove(key))
+            #expect(removed.0 == removed.1, "remove, seed \(seed), request \(i)", sourceLocation: sourceLocation)
+        }
+        if i % 53 == 52 {
+            let evicted = (policy.evictOne(), naive.evictOne())
+            #expect(evicted.0 == evicted.1, "evictOne, seed \(seed), request \(i)", sourceLocation: sourceLocation)
+        }
+    }
+}
