@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedBench
+import Foundation
 
 /// The `bench` command: a thin shell over the FeedBench library.
 struct Bench: ParsableCommand {
@@ -10,7 +11,8 @@ struct Bench: ParsableCommand {
         Every refused input is reported in one line naming the file, line and field, with exit \
         status 2. Outputs are written to a temporary file and renamed, never left half-written.
         """,
-        subcommands: [RunCommand.self, CompareCommand.self, CheckCommand.self, CacheSimCommand.self, TraceCommand.self],
+        subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, CompareCommand.self, CheckCommand.self,
+                      CacheSimCommand.self, TraceCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }
@@ -30,5 +32,12 @@ enum CommandOutput {
         } else {
             FileDescriptorOutput.write(text, to: 1)
         }
+    }
+
+    /// Creates the folder a file will be written to, if it is missing (errors surface when the
+    /// file is written).
+    static func createFolder(of path: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
     }
 }

@@ -39,15 +39,6 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How a launch fills the feed: cacheFirst, networkFirst, cacheAndNetwork, networkOnly, cacheOnly, cacheWithTimeout:2s, preload.", valueName: "strategy"))
     var strategy: String = "cacheFirst"
 
-    @Option(help: ArgumentHelp("A time the network is down, from each launch's start (0s-30s), or a whole launch (launch:2). Repeatable.", valueName: "span"))
-    var offline: [String] = []
-
-    @Flag(help: "Remove an image from the memory cache once its cell has scrolled off (seed 000's release-after-view).")
-    var releaseViewed = false
-
-    @Option(help: ArgumentHelp("Seed 000's prefetch buffer: images preloaded between the feed store/API and the display list (the seed uses 30; 0 is off).", valueName: "count"))
-    var buffer: Int = 0
-
     @Option(help: ArgumentHelp("Also write each launch's figures here (CSV).", valueName: "file"))
     var perLaunch: String?
 
@@ -63,65 +54,44 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Seed of the run's random generators.")
     var seed: UInt64 = 1
 
-    @Option(help: "App launches per run; the feed store and disk cache persist between them.")
-    var launches: Int = 1
-
-    @Option(help: ArgumentHelp("Simulated time between launches (e.g. 8h).", valueName: "duration"))
-    var gap: String = "8h"
-
-    @Option(help: ArgumentHelp("Length of each launch's scroll session for built-in behaviours (e.g. 2m, 30s).", valueName: "duration"))
-    var duration: String = "2m"
+    @OptionGroup var session: SessionOptions
 
     @Option(help: ArgumentHelp("Where to write the results CSV (default: results/<profile>.csv).", valueName: "file"))
     var out: String?
 
-    @Option(help: "Runs simulated in parallel (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var jobs: JobsOption
 
     func run() throws {
         let started = DispatchTime.now()
-        let device = try DeviceProfile.named(profile)
-        guard launches >= 1 else { throw InputError(source: "--launches", "expected at least 1 launch, found \(launches)") }
-        guard (0...1_000).contains(buffer) else { throw InputError(source: "--buffer", "expected 0...1000 images, found \(buffer)") }
-        guard jobs >= 1 else { throw InputError(source: "--jobs", "expected at least 1 job, found \(jobs)") }
-        let duration = try Quantities.duration(self.duration, source: "--duration")
-        let gap = try Quantities.duration(self.gap, source: "--gap")
         if policy != nil && preset != nil {
             throw InputError(source: "--preset", "a preset brings its own policy: give --policy or --preset, not both")
         }
-        let caches: [CacheSetup]? = try preset.map { list in
-            try list.split(separator: ",", omittingEmptySubsequences: false).map { .preset(try CachePreset.named(String($0))) }
-        } ?? policy.map { try PolicySpec.parseList($0, source: "--policy").map(CacheSetup.policy) }
-        let windows = try window.map { list in
-            try list.split(separator: ",", omittingEmptySubsequences: false).map { try WindowMode.parse(String($0), source: "--window") }
-        }
-        let strategy = try LaunchStrategy.parse(self.strategy, source: "--strategy")
-        var offline = OfflineSchedule()
-        for span in self.offline { try offline.add(span, source: "--offline") }
-        let workloads = try trace.map { list in
-            try list.split(separator: ",", omittingEmptySubsequences: false).map { item -> ScrollWorkload in
-                let name = String(item)
-                if let behavior = ScrollBehavior(rawValue: name) { return .behavior(behavior, duration: duration) }
-                if name.hasSuffix(".csv") { return .recorded(try RecordedScrollTrace.read(path: name, refreshRate: device.refreshRate)) }
-                throw InputError(source: "--trace", "unknown behaviour \(InputError.quote(name)); expected one of \(ScrollBehavior.allCases.map(\.rawValue).joined(separator: ", ")) or a .csv file")
+        var grid = SweepGrid()
+        grid.profiles = [SweepGrid.Value(profile, source: "--profile")]
+        grid.networks = network.map { [SweepGrid.Value($0, source: "--network")] } ?? []
+        grid.policies = SweepGrid.values(policy.map { [$0] } ?? [], option: "--policy")
+        grid.presets = SweepGrid.values(preset.map { [$0] } ?? [], option: "--preset")
+        grid.memoryLimits = memoryLimit.map { [SweepGrid.Value($0, source: "--memory-limit")] } ?? []
+        grid.windows = SweepGrid.values(window.map { [$0] } ?? [], option: "--window")
+        // --trace takes behaviours and recorded files alike.
+        for value in SweepGrid.values(trace.map { [$0] } ?? [], option: "--trace") {
+            if ScrollBehavior(rawValue: value.text) != nil {
+                grid.behaviors.append(value)
+            } else if value.text.hasSuffix(".csv") {
+                grid.traces.append(value)
+            } else {
+                throw value.error("unknown behaviour \(InputError.quote(value.text)); expected one of \(ScrollBehavior.allCases.map(\.rawValue).joined(separator: ", ")) or a .csv file")
             }
         }
-        let network = try self.network.map { try NetworkProfile.named($0) }
-        var runs = try StandardMatrix.configurations(profile: device, network: network, caches: caches, windows: windows,
-                                                     workloads: workloads, seed: seed, launches: launches, gap: gap, duration: duration)
-        let memoryLimit = try self.memoryLimit.map { try Quantities.byteCount($0, source: "--memory-limit") }
-        for i in runs.indices {
-            if let memoryLimit { runs[i].pipeline.memoryLimits = CacheLimits.bytes(memoryLimit) }
-            runs[i].strategy = strategy
-            runs[i].offline = offline
-            runs[i].pipeline.releaseViewed = releaseViewed
-            runs[i].bufferLimit = buffer
-        }
+        grid.strategies = [SweepGrid.Value(strategy, source: "--strategy")]
+        grid.seeds = [SweepGrid.Value(String(seed), source: "--seed")]
+        try session.apply(to: &grid.session)
+        let plan = try SweepPlan(grid)
+        let device = plan.profiles[0]
 
-        let results = try RunBatch.run(runs, jobs: jobs)
+        let results = try RunBatch.run(plan.configurations, jobs: try jobs.checked())
         let destination = out ?? "results/\(device.name).csv"
-        let folder = (destination as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        CommandOutput.createFolder(of: destination)
         try AtomicFile.write(RunResult.csv(results), to: destination)
         if let perLaunch { try AtomicFile.write(LaunchFigures.csv(results), to: perLaunch) }
 

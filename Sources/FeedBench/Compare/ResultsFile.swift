@@ -10,12 +10,19 @@ public struct ResultsFile: Sendable {
         public let identity: [String]
         /// One value per `ResultMetric.all`, in that order.
         public let values: [Int64]
+        /// Where the row belongs in its sweep, for a sweep results file (`SweepTable`).
+        public let placement: SweepTable.Placement?
+
+        /// Whether it is a sweep's mean, min or max row rather than one run's.
+        public var isAggregate: Bool { SweepTable.aggregateSeeds.contains(identity[7]) }
     }
 
     /// The path, as given.
     public let path: String
     /// The rows, in file order.
     public let rows: [Row]
+    /// Whether the file has the sweep columns (`SweepTable.columns`).
+    public let isSweep: Bool
 
     /// Reads and checks the results CSV at `path`.
     public static func read(path: String) throws -> ResultsFile {
@@ -26,6 +33,7 @@ public struct ResultsFile: Sendable {
     public init(_ table: CSVTable) throws {
         path = table.source
         try Self.checkHeader(table.header, source: table.source)
+        isSweep = table.header.fields == SweepTable.columns
         let identityCount = RunResult.identityColumns.count
         var firstLine: [[String]: Int] = [:]
         var rows: [Row] = []
@@ -46,7 +54,17 @@ public struct ResultsFile: Sendable {
                 }
                 values.append(value)
             }
-            rows.append(Row(line: record.line, identity: identity, values: values))
+            var placement: SweepTable.Placement?
+            if isSweep {
+                let cells = record.fields.suffix(2)
+                switch SweepTable.placement(run: cells.first!, grid: cells.last!, seed: identity[7]) {
+                case let .success(found): placement = found
+                case let .failure(cell):
+                    throw InputError(source: path, line: record.line, field: cell.column,
+                                     "expected \(cell.expected), found \(InputError.quote(cell.found))")
+                }
+            }
+            rows.append(Row(line: record.line, identity: identity, values: values, placement: placement))
         }
         self.rows = rows
     }
@@ -54,7 +72,7 @@ public struct ResultsFile: Sendable {
     /// Refuses a header that is not `RunResult.columns`, naming the first column that differs.
     static func checkHeader(_ header: CSVTable.Record, source: String) throws {
         let expected = RunResult.columns, found = header.fields
-        guard found != expected else { return }
+        guard found != expected, found != SweepTable.columns else { return }
         func refuse(_ message: String) -> InputError {
             InputError(source: source, line: header.line, "expected the results columns as bench run writes them; \(message)")
         }

@@ -77,20 +77,39 @@ public struct RunResult: Sendable, Equatable {
 
     /// The CSV line, without its line end. Every value is an integer or a fixed-decimal number,
     /// so the same run always prints the same bytes.
-    public var csvRow: String {
-        let fields: [String] = [
-            CSVText.field(profile), CSVText.field(network), CSVText.field(policy), String(memoryLimitBytes),
-            String(diskLimitBytes), CSVText.field(prefetchWindow), CSVText.field(trace), String(seed), String(launches),
-            CSVText.field(scenario),
-            String(displays), String(memoryHits), String(diskHits), String(inflightHits), String(misses), hitRate,
-            memoryHitRate, String(stalls.count), stalls.milliseconds(atPercentile: 50),
-            stalls.milliseconds(atPercentile: 95), stalls.milliseconds(atPercentile: 99), firstImageMilliseconds,
-            String(apiRequests), String(imageRequests), String(cancelledRequests), String(wastedPrefetches),
-            String(bytesDownloaded),
-            String(peakMemoryBytes), String(meanMemoryBytes), String(memoryWarnings), String(jetsamKills),
-            String(evictions), String(reshownViewed),
-        ]
-        return fields.joined(separator: ",")
+    public var csvRow: String { (identityCells + metricCells).joined(separator: ",") }
+
+    /// The identity columns' cells, CSV-quoted where needed.
+    public var identityCells: [String] {
+        [CSVText.field(profile), CSVText.field(network), CSVText.field(policy), String(memoryLimitBytes),
+         String(diskLimitBytes), CSVText.field(prefetchWindow), CSVText.field(trace), String(seed), String(launches),
+         CSVText.field(scenario)]
+    }
+
+    /// The figure columns' cells, in `ResultMetric.all` order.
+    public var metricCells: [String] {
+        [String(displays), String(memoryHits), String(diskHits), String(inflightHits), String(misses), hitRate,
+         memoryHitRate, String(stalls.count), stalls.milliseconds(atPercentile: 50),
+         stalls.milliseconds(atPercentile: 95), stalls.milliseconds(atPercentile: 99), firstImageMilliseconds,
+         String(apiRequests), String(imageRequests), String(cancelledRequests), String(wastedPrefetches),
+         String(bytesDownloaded),
+         String(peakMemoryBytes), String(meanMemoryBytes), String(memoryWarnings), String(jetsamKills),
+         String(evictions), String(reshownViewed)]
+    }
+
+    /// The identity columns' values, unquoted (as `ResultsFile` reads them back).
+    public var identity: [String] {
+        [profile, network, policy, String(memoryLimitBytes), String(diskLimitBytes), prefetchWindow, trace,
+         String(seed), String(launches), scenario]
+    }
+
+    /// The figures as `ResultsFile` reads them back: one integer per `ResultMetric.all`, scaled
+    /// by 10^decimals of its kind.
+    public var metricValues: [Int64] {
+        zip(ResultMetric.all, metricCells).map { metric, cell in
+            guard let value = metric.parse(Substring(cell)) else { preconditionFailure("RunResult: \(metric.name) cell \(cell) is not in its column's form") }
+            return value
+        }
     }
 }
 
@@ -129,9 +148,7 @@ public struct LaunchFigures: Sendable, Equatable {
     public static func csv(_ results: [RunResult]) -> String {
         var lines = [(RunResult.identityColumns + columns).joined(separator: ",")]
         for result in results {
-            let identity = [result.profile, result.network, result.policy, String(result.memoryLimitBytes),
-                            String(result.diskLimitBytes), result.prefetchWindow, result.trace, String(result.seed),
-                            String(result.launches), result.scenario].map(CSVText.field)
+            let identity = result.identityCells
             for figures in result.launchFigures {
                 let values = [String(figures.launch), figures.firstImage.map { FixedPoint.ratio($0, 1_000_000, decimals: 3) } ?? "",
                               String(figures.displays), String(figures.displaysOffline), String(figures.apiRequests),

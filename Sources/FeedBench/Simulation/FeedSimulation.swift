@@ -85,15 +85,7 @@ public struct FeedSimulation {
                                      network: configuration.network, seed: configuration.seed)
         store = try FeedStore(path: storePath, maxRows: configuration.rules.maxRows)
         api = try MockFeedAPI(configuration: configuration.api, seed: configuration.seed)
-        let pipelineSetup = configuration.pipeline
-        result = RunResult(
-            profile: configuration.profile.name, network: configuration.network.name,
-            policy: pipelineSetup.label ?? pipelineSetup.memoryPolicy.description,
-            memoryLimitBytes: pipelineSetup.memoryLimits.maxBytes ?? 0,
-            diskLimitBytes: pipelineSetup.diskLimits.maxBytes ?? 0,
-            prefetchWindow: configuration.window.description, trace: configuration.workload.name,
-            seed: configuration.seed, launches: configuration.launches)
-        result.scenario = configuration.scenario
+        result = configuration.emptyResult
     }
 
     /// Runs every launch to the end of its scroll trace and returns the results row.

@@ -60,6 +60,17 @@ public struct RunConfiguration: Sendable {
         return text
     }
 
+    /// The results row this run starts from: its identity columns filled, every figure zero.
+    public var emptyResult: RunResult {
+        var result = RunResult(
+            profile: profile.name, network: network.name,
+            policy: pipeline.label ?? pipeline.memoryPolicy.description,
+            memoryLimitBytes: pipeline.memoryLimits.maxBytes ?? 0, diskLimitBytes: pipeline.diskLimits.maxBytes ?? 0,
+            prefetchWindow: window.description, trace: workload.name, seed: seed, launches: launches)
+        result.scenario = scenario
+        return result
+    }
+
     /// The default session length of a built-in behaviour: two minutes of scrolling.
     public static let defaultDuration: Int64 = 120_000_000_000
     /// A launch that follows its predecessor within this gap is a warm resume from the
@@ -87,13 +98,26 @@ public struct RunConfiguration: Sendable {
     /// The run a profile's defaults give for `policy`, `window`, `workload` and `seed`.
     public static func standard(profile: DeviceProfile, policy: PolicySpec, window: WindowMode,
                                 workload: ScrollWorkload, seed: UInt64, network: NetworkProfile? = nil) throws -> RunConfiguration {
-        if policy.name.needsFuture {
-            throw InputError(source: "--policy", "\(policy.name.rawValue) needs every future request, which a live scroll session does not have; use it with bench cachesim")
-        }
-        let pipeline = PipelineConfiguration(
-            memoryPolicy: policy, memoryLimits: .bytes(profile.memoryCacheBytes),
-            diskLimits: .bytes(profile.diskCacheBytes))
+        if let refusal = liveRunRefusal(policy) { throw InputError(source: "--policy", refusal) }
         return RunConfiguration(profile: profile, network: try network ?? NetworkProfile.named(profile.defaultNetwork),
-                                pipeline: pipeline, window: window, workload: workload, seed: seed)
+                                pipeline: pipeline(for: .policy(policy), on: profile), window: window, workload: workload, seed: seed)
+    }
+
+    /// Why a live run cannot use `policy`, if it cannot: Belady needs the future.
+    static func liveRunRefusal(_ policy: PolicySpec) -> String? {
+        guard policy.name.needsFuture else { return nil }
+        return "\(policy.name.rawValue) needs every future request, which a live scroll session does not have; use it with bench cachesim"
+    }
+
+    /// The pipeline `cache` sets up on `profile`: a policy on the profile's memory- and
+    /// disk-cache limits, or a whole preset.
+    public static func pipeline(for cache: CacheSetup, on profile: DeviceProfile) -> PipelineConfiguration {
+        switch cache {
+        case let .policy(policy):
+            PipelineConfiguration(memoryPolicy: policy, memoryLimits: .bytes(profile.memoryCacheBytes),
+                                  diskLimits: .bytes(profile.diskCacheBytes))
+        case let .preset(preset):
+            preset.pipeline(on: profile)
+        }
     }
 }

@@ -14,35 +14,24 @@ public enum StandardMatrix {
     public static let windows = [0, 5, 10, 20, 30, 50]
     public static let behaviors: [ScrollBehavior] = [.browser, .skimmer]
 
-    /// The runs of the matrix, or of the parts the caller overrides.
+    /// The runs of the matrix, or of the parts the caller overrides, in `SweepPlan` order.
     public static func configurations(
         profile: DeviceProfile, network: NetworkProfile? = nil, caches: [CacheSetup]? = nil,
         windows: [WindowMode]? = nil, workloads: [ScrollWorkload]? = nil, seed: UInt64 = 1, launches: Int = 1,
         gap: Int64 = RunConfiguration.defaultGap, duration: Int64 = RunConfiguration.defaultDuration
     ) throws -> [RunConfiguration] {
-        let caches = try caches ?? Self.policies.map { CacheSetup.policy(try PolicySpec.parse($0, source: "--policy")) }
-        let windows = windows ?? Self.windows.map { WindowMode.items(PrefetchWindow(ahead: $0)) }
-        let workloads = workloads ?? behaviors.map { ScrollWorkload.behavior($0, duration: duration) }
-        var runs: [RunConfiguration] = []
-        for cache in caches {
-            for window in windows {
-                for workload in workloads {
-                    var run: RunConfiguration
-                    switch cache {
-                    case let .policy(policy):
-                        run = try RunConfiguration.standard(profile: profile, policy: policy, window: window,
-                                                            workload: workload, seed: seed, network: network)
-                    case let .preset(preset):
-                        run = try RunConfiguration.standard(profile: profile, policy: preset.memoryPolicy, window: window,
-                                                            workload: workload, seed: seed, network: network)
-                        run.pipeline = preset.pipeline(on: profile)
-                    }
-                    run.launches = launches
-                    run.gap = gap
-                    runs.append(run)
-                }
-            }
-        }
-        return runs
+        var session = SweepGrid.Session()
+        session.launches = launches
+        session.gap = gap
+        session.duration = duration
+        return try SweepPlan(
+            profiles: [profile], networks: [network],
+            caches: caches ?? policies.map { .policy(try PolicySpec.parse($0, source: "--policy")) },
+            memoryLimits: [nil], diskLimits: [nil],
+            windows: windows ?? Self.windows.map { .items(PrefetchWindow(ahead: $0)) },
+            workloads: [workloads ?? behaviors.map { .behavior($0, duration: duration) }],
+            strategies: [.cacheFirst], seeds: [seed], session: session,
+            defaultNetworks: [NetworkProfile.named(profile.defaultNetwork)]
+        ).configurations
     }
 }

@@ -1,0 +1,105 @@
+/// The axes of an experiment as the user wrote them — in a sweep config file or on the command
+/// line — before they are checked: every list is one axis of a cartesian product, and an empty
+/// list takes the default. `plan()` checks every value and returns the runs.
+///
+/// Defaults: the four built-in profiles; each profile's own network, memory-cache and disk-cache
+/// limits; the standard matrix's policies, windows and behaviours (`StandardMatrix`); the
+/// `cacheFirst` strategy; seed 1.
+public struct SweepGrid: Sendable, Equatable {
+    /// One value as written, and where it came from, so a refusal can point at it.
+    public struct Value: Sendable, Equatable {
+        public var text: String
+        /// The file, or the option (`--policy`), it came from.
+        public var source: String
+        /// The line in `source`, when it is a file.
+        public var line: Int?
+        /// The config key, when it is a file.
+        public var field: String?
+
+        public init(_ text: String, source: String, line: Int? = nil, field: String? = nil) {
+            self.text = text
+            self.source = source
+            self.line = line
+            self.field = field
+        }
+
+        /// A refusal pointing at this value.
+        public func error(_ message: String) -> InputError {
+            InputError(source: source, line: line, field: field, message)
+        }
+
+        /// Runs a parser that reports errors against `source` alone, and points its refusal
+        /// at this value's file, line and key instead — unless the refusal is about the file
+        /// the value names (a profile JSON, a trace CSV), which keeps its own place.
+        func parse<T>(_ parser: (String, String) throws -> T) throws -> T {
+            do {
+                return try parser(text, source)
+            } catch let refusal as InputError where refusal.source != text {
+                throw error(refusal.message)
+            }
+        }
+    }
+
+    public var profiles: [Value] = []
+    public var networks: [Value] = []
+    public var policies: [Value] = []
+    public var presets: [Value] = []
+    public var memoryLimits: [Value] = []
+    public var diskLimits: [Value] = []
+    public var windows: [Value] = []
+    public var behaviors: [Value] = []
+    /// Recorded scroll traces (`t_ms,offset_pt` CSV files); they follow the behaviours on the
+    /// workload axis.
+    public var traces: [Value] = []
+    public var strategies: [Value] = []
+    public var seeds: [Value] = []
+    /// What every run shares.
+    public var session = Session()
+
+    /// The settings every run of a grid shares.
+    public struct Session: Sendable, Equatable {
+        /// App launches per run.
+        public var launches = 1
+        /// Simulated time between launches, in nanoseconds.
+        public var gap = RunConfiguration.defaultGap
+        /// Length of each launch's session for built-in behaviours, in nanoseconds.
+        public var duration = RunConfiguration.defaultDuration
+        public var offline = OfflineSchedule()
+        public var releaseViewed = false
+        public var bufferLimit = 0
+
+        public init() {}
+    }
+
+    public init() {}
+
+    /// The axes in the config file's key order, each with its key.
+    var axes: [(key: String, values: [Value])] {
+        [("profiles", profiles), ("networks", networks), ("policies", policies), ("presets", presets),
+         ("memory_limits", memoryLimits), ("disk_limits", diskLimits), ("windows", windows),
+         ("behaviors", behaviors), ("traces", traces), ("strategies", strategies), ("seeds", seeds)]
+    }
+
+    /// Replaces every axis `other` sets (a non-empty list) with `other`'s: command-line flags
+    /// over a config file.
+    public mutating func override(with other: SweepGrid) {
+        func take(_ mine: inout [Value], _ theirs: [Value]) { if !theirs.isEmpty { mine = theirs } }
+        take(&profiles, other.profiles)
+        take(&networks, other.networks)
+        take(&policies, other.policies)
+        take(&presets, other.presets)
+        take(&memoryLimits, other.memoryLimits)
+        take(&diskLimits, other.diskLimits)
+        take(&windows, other.windows)
+        take(&behaviors, other.behaviors)
+        take(&traces, other.traces)
+        take(&strategies, other.strategies)
+        take(&seeds, other.seeds)
+    }
+
+    /// Splits command-line values on commas (`--policy lru,lfu --policy fifo` is three values),
+    /// each remembered as coming from `option`.
+    public static func values(_ lists: [String], option: String) -> [Value] {
+        lists.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { Value(String($0), source: option) }
+    }
+}

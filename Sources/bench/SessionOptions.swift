@@ -1,0 +1,50 @@
+import ArgumentParser
+import FeedBench
+import Foundation
+
+/// The options every run of `bench run`, `bench sweep` and `bench tune` shares: how long each
+/// session is, how many launches, and how the app behaves.
+struct SessionOptions: ParsableArguments {
+    @Option(help: "App launches per run; the feed store and disk cache persist between them.")
+    var launches: Int?
+
+    @Option(help: ArgumentHelp("Simulated time between launches (e.g. 8h; default 8h).", valueName: "duration"))
+    var gap: String?
+
+    @Option(help: ArgumentHelp("Length of each launch's scroll session for built-in behaviours (e.g. 2m, 30s; default 2m).", valueName: "duration"))
+    var duration: String?
+
+    @Option(help: ArgumentHelp("A time the network is down, from each launch's start (0s-30s), or a whole launch (launch:2). Repeatable.", valueName: "span"))
+    var offline: [String] = []
+
+    @Flag(help: "Remove an image from the memory cache once its cell has scrolled off (seed 000's release-after-view).")
+    var releaseViewed = false
+
+    @Option(help: ArgumentHelp("Seed 000's prefetch buffer: images preloaded between the feed store/API and the display list (the seed uses 30; 0 is off).", valueName: "count"))
+    var buffer: Int = 0
+
+    /// Applies the options given over `session` (a config file's settings, or the defaults).
+    func apply(to session: inout SweepGrid.Session) throws {
+        if let launches {
+            guard (1...1_000).contains(launches) else { throw InputError(source: "--launches", "expected 1...1000 launches, found \(launches)") }
+            session.launches = launches
+        }
+        guard (0...1_000).contains(buffer) else { throw InputError(source: "--buffer", "expected 0...1000 images, found \(buffer)") }
+        if let gap { session.gap = try Quantities.duration(gap, source: "--gap") }
+        if let duration { session.duration = try Quantities.duration(duration, source: "--duration") }
+        for span in offline { try session.offline.add(span, source: "--offline") }
+        session.releaseViewed = releaseViewed
+        session.bufferLimit = buffer
+    }
+}
+
+/// `--jobs`: runs simulated in parallel.
+struct JobsOption: ParsableArguments {
+    @Option(help: "Runs simulated in parallel (default: the number of cores). The output is the same whatever it is.")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func checked() throws -> Int {
+        guard jobs >= 1 else { throw InputError(source: "--jobs", "expected at least 1 job, found \(jobs)") }
+        return jobs
+    }
+}

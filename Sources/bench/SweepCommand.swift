@@ -1,0 +1,129 @@
+import ArgumentParser
+import FeedBench
+import Foundation
+
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Run the cartesian product of profiles, networks, policies, limits, windows, workloads, strategies and seeds.",
+        discussion: """
+        The grid comes from a JSON or YAML config (--config), from the flags below (each \
+        repeatable and comma-separated), or both — a flag replaces the config's list for its \
+        axis. Config keys: \(SweepConfigFile.axisKeys.joined(separator: ", ")) (lists) and \
+        \(SweepConfigFile.settingKeys.joined(separator: ", ")). An absent axis takes the default: \
+        the four built-in profiles; each profile's network, memory- and disk-cache limits; \
+        policies lru, lfu, fifo, ttl:max-age=300; windows 0, 5, 10, 20, 30, 50; behaviours \
+        browser and skimmer; strategy cacheFirst; seed 1.
+
+        Rows come out in grid order — profiles, networks, caches (policies, then presets), \
+        memory limits, disk limits, windows, workloads (behaviours, then traces), strategies, \
+        seeds, the last varying fastest — and are the same bytes whatever --jobs is. Two columns \
+        follow the results columns: sweep_run (the run's place, 17/1000) and sweep_grid (the \
+        grid's fingerprint). With more than one seed, each configuration's seed rows are followed \
+        by its mean, min and max rows (seed = mean, min, max).
+
+        Ctrl-C or SIGTERM: the runs under way finish and the file is written with every finished \
+        run (exit status 130 or 143); the same command with --resume runs only the missing ones \
+        and writes the bytes an uninterrupted sweep would. --shard K/N runs every N-th run from \
+        the K-th; `bench merge` joins the shards.
+
+        Examples:
+          bench sweep --config sweep.json --out sweep.csv
+          bench sweep --profile low-end,mid --policy lru,lfu --window 0,10,20 --seed 1,2,3
+          bench sweep --config sweep.yaml --shard 2/4 --out shard-2.csv
+        """
+    )
+
+    @Option(help: ArgumentHelp("A JSON or YAML file of axes (see above).", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Profiles: built-in names or profile JSON files.", valueName: "list"))
+    var profile: [String] = []
+
+    @Option(help: ArgumentHelp("Network presets (wifi, dsl, lte, 3g, edge, very-bad).", valueName: "list"))
+    var network: [String] = []
+
+    @Option(help: ArgumentHelp("Memory-cache policies, with :key=value parameters.", valueName: "list"))
+    var policy: [String] = []
+
+    @Option(help: ArgumentHelp("Library presets (default, aggressive, conservative, nuke, kingfisher, sdwebimage).", valueName: "list"))
+    var preset: [String] = []
+
+    @Option(help: ArgumentHelp("Memory-cache cost limits (e.g. 100MB).", valueName: "list"))
+    var memoryLimit: [String] = []
+
+    @Option(help: ArgumentHelp("Disk-cache limits (e.g. 150MB).", valueName: "list"))
+    var diskLimit: [String] = []
+
+    @Option(help: ArgumentHelp("Prefetch windows (N, N+M, Xscreens, device, velocity, adaptive[:N]).", valueName: "list"))
+    var window: [String] = []
+
+    @Option(help: ArgumentHelp("Scroll behaviours (reader, browser, skimmer, revisitor).", valueName: "list"))
+    var behavior: [String] = []
+
+    @Option(help: ArgumentHelp("Recorded t_ms,offset_pt CSV traces.", valueName: "list"))
+    var trace: [String] = []
+
+    @Option(help: ArgumentHelp("Launch strategies (cacheFirst, networkFirst, …).", valueName: "list"))
+    var strategy: [String] = []
+
+    @Option(help: ArgumentHelp("Seeds.", valueName: "list"))
+    var seed: [String] = []
+
+    @OptionGroup var session: SessionOptions
+
+    @Option(help: ArgumentHelp("Run only shard K of N (e.g. 2/4).", valueName: "K/N"))
+    var shard: String?
+
+    @Flag(help: "Keep the runs already in --out (from an interrupted sweep of the same grid) and run the rest.")
+    var resume = false
+
+    @Option(help: ArgumentHelp("Where to write the results CSV.", valueName: "file"))
+    var out: String = "results/sweep.csv"
+
+    @OptionGroup var jobs: JobsOption
+
+    func run() throws {
+        let started = DispatchTime.now()
+        var grid = try config.map { try SweepConfigFile.read(path: $0) } ?? SweepGrid()
+        var flags = SweepGrid()
+        flags.profiles = SweepGrid.values(profile, option: "--profile")
+        flags.networks = SweepGrid.values(network, option: "--network")
+        flags.policies = SweepGrid.values(policy, option: "--policy")
+        flags.presets = SweepGrid.values(preset, option: "--preset")
+        flags.memoryLimits = SweepGrid.values(memoryLimit, option: "--memory-limit")
+        flags.diskLimits = SweepGrid.values(diskLimit, option: "--disk-limit")
+        flags.windows = SweepGrid.values(window, option: "--window")
+        flags.behaviors = SweepGrid.values(behavior, option: "--behavior")
+        flags.traces = SweepGrid.values(trace, option: "--trace")
+        flags.strategies = SweepGrid.values(strategy, option: "--strategy")
+        flags.seeds = SweepGrid.values(seed, option: "--seed")
+        grid.override(with: flags)
+        try session.apply(to: &grid.session)
+        let jobs = try self.jobs.checked()
+        let shard = try self.shard.map { try Shard.parse($0, source: "--shard") } ?? .whole
+        let plan = try SweepPlan(grid)
+        CommandOutput.createFolder(of: out)
+
+        let interruption = Interruption { _ in
+            FileDescriptorOutput.write("\nstopping: finishing the runs under way (Ctrl-C again to quit at once)\n", to: 2)
+        }
+        var bar = ProgressBar(label: "sweep")
+        let summary = try SweepJob(plan: plan, shard: shard, destination: out)
+            .run(jobs: jobs, resume: resume, stop: interruption.request) { bar.update($0, of: $1) }
+        bar.finish()
+
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let rate = seconds > 0 ? Double(summary.simulated) / seconds : 0
+        let part = shard == .whole ? "" : " (shard \(shard) of a \(plan.count)-run grid)"
+        let resumed = summary.resumed > 0 ? ", \(summary.resumed) kept from before" : ""
+        let written = summary.resumed + summary.simulated
+        switch summary.outcome {
+        case .finished:
+            FileDescriptorOutput.write("wrote \(out): \(written) runs\(part)\(resumed); \(summary.simulated) simulated in \(FixedPoint.decimal(seconds, decimals: 2)) s (\(FixedPoint.decimal(rate, decimals: 1)) runs/s); grid \(plan.fingerprint)\n", to: 2)
+        case .stopped:
+            FileDescriptorOutput.write("interrupted: wrote \(out) with \(written) of \(summary.runs) runs\(part); the same command with --resume runs the rest\n", to: 2)
+            throw ExitCode(interruption.exitStatus)
+        }
+    }
+}
