@@ -77,15 +77,7 @@ public struct MatrixSummary: Sendable {
                 entry.withinLimit ? (rank == 0 ? "← best" : "") : "over limit",
             ])
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        let leftAligned: Set<Int> = [1, 9]
-        for row in [header] + rows {
-            let cells = row.enumerated().map { column, text in
-                let pad = String(repeating: " ", count: widths[column] - text.count)
-                return leftAligned.contains(column) ? text + pad : pad + text
-            }
-            lines.append(cells.joined(separator: "  ").trimmingTrailingSpaces())
-        }
+        lines += TextTable.render([header] + rows, leftAligned: [1, 9])
         if ranking.count > limit { lines.append("… \(ranking.count - limit) more in the CSV") }
         if let best = recommended {
             lines.append("Recommended: \(best.policy), memory cache \(megabytes(best.memoryLimitBytes)), prefetch window \(best.window)")

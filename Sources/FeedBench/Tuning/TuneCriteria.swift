@@ -1,0 +1,127 @@
+import Foundation
+
+/// One configuration's figures on one seed, over all its workloads: counts and bytes summed,
+/// stall p95 and peak memory the worst of them (as the main job's ranking does).
+public struct TuneSample: Sendable, Equatable {
+    public var stalls: Int64 = 0
+    /// Thousandths of a millisecond.
+    public var stallP95: Int64 = 0
+    public var requests: Int64 = 0
+    public var bytes: Int64 = 0
+    public var peakMemory: Int64 = 0
+    public var warnings: Int64 = 0
+    public var kills: Int64 = 0
+
+    public init() {}
+
+    /// Adds one workload's run.
+    mutating func add(_ result: RunResult) {
+        stalls += Int64(result.stalls.count)
+        stallP95 = max(stallP95, result.metricValues[Self.p95Column])
+        requests += Int64(result.imageRequests)
+        bytes += result.bytesDownloaded
+        peakMemory = max(peakMemory, result.peakMemoryBytes)
+        warnings += Int64(result.memoryWarnings)
+        kills += Int64(result.jetsamKills)
+    }
+
+    static let p95Column = ResultMetric.all.firstIndex { $0.name == "stall_ms_p95" }!
+}
+
+/// A figure `bench tune` can minimise or bound: its name on the command line, how it reads
+/// from a sample, and how its values are written.
+public struct TuneFigure: Sendable, Equatable {
+    public let name: String
+    /// What it measures, for help and tables.
+    public let meaning: String
+    let unit: Unit
+    let value: @Sendable (TuneSample) -> Int64
+
+    enum Unit: Sendable, Equatable {
+        case count, bytes, thousandthsOfMillisecond
+    }
+
+    public static func == (a: TuneFigure, b: TuneFigure) -> Bool { a.name == b.name }
+
+    public static let stalls = TuneFigure(name: "stalls", meaning: "displays that waited for their image, summed over workloads", unit: .count) { $0.stalls }
+    public static let stallP95 = TuneFigure(name: "stall_p95", meaning: "95th-percentile stall, worst workload (ms)", unit: .thousandthsOfMillisecond) { $0.stallP95 }
+    public static let requests = TuneFigure(name: "requests", meaning: "image downloads started, summed", unit: .count) { $0.requests }
+    public static let bytes = TuneFigure(name: "bytes", meaning: "bytes downloaded, summed", unit: .bytes) { $0.bytes }
+    public static let peakMemory = TuneFigure(name: "peak_memory", meaning: "peak tracked memory, worst workload", unit: .bytes) { $0.peakMemory }
+    public static let warnings = TuneFigure(name: "warnings", meaning: "memory warnings, summed", unit: .count) { $0.warnings }
+    public static let kills = TuneFigure(name: "kills", meaning: "jetsam kills, summed", unit: .count) { $0.kills }
+
+    /// What `--objective` takes.
+    public static let objectives: [TuneFigure] = [stalls, stallP95, requests, bytes]
+    /// What `--constraint` takes.
+    public static let all: [TuneFigure] = [stalls, stallP95, requests, bytes, peakMemory, warnings, kills]
+
+    /// The figure called `name` among `choices`, or a refusal from `source` listing them.
+    public static func named(_ name: String, among choices: [TuneFigure], source: String) throws -> TuneFigure {
+        if let figure = choices.first(where: { $0.name == name }) { return figure }
+        throw InputError(source: source, "unknown figure \(InputError.quote(name)); expected one of \(choices.map(\.name).joined(separator: ", "))")
+    }
+
+    /// A value as written in tables: `450.0 MiB`, `391.2 ms`, `7`; `decimals` for means.
+    func format(_ value: Double) -> String {
+        switch unit {
+        case .count: FixedPoint.decimal(value, decimals: 1).trimmingZeroDecimals()
+        case .bytes: FixedPoint.decimal(value / 1_048_576, decimals: 1) + " MiB"
+        case .thousandthsOfMillisecond: FixedPoint.decimal(value / 1_000, decimals: 1) + " ms"
+        }
+    }
+
+    /// Parses a bound's value in this figure's unit: sizes (`300MB`), milliseconds (`250ms`
+    /// or `250`), counts.
+    func parseBound(_ text: String, source: String) throws -> Int64 {
+        switch unit {
+        case .bytes:
+            return try Quantities.byteCount(text, source: source)
+        case .thousandthsOfMillisecond:
+            let number = text.hasSuffix("ms") ? String(text.dropLast(2)) : text
+            guard let value = ResultMetric.parseScaled(Substring(number), decimals: 3) else {
+                throw InputError(source: source, "expected milliseconds with at most 3 decimals (e.g. 250ms), found \(InputError.quote(text))")
+            }
+            return value
+        case .count:
+            guard let value = Int64(text), value >= 0 else {
+                throw InputError(source: source, "expected a whole number ≥ 0, found \(InputError.quote(text))")
+            }
+            return value
+        }
+    }
+}
+
+/// A bound a configuration must meet on every seed: `peak_memory<=300MB`, `stall_p95<250ms`,
+/// `kills<=0`.
+public struct TuneConstraint: Sendable, Equatable, CustomStringConvertible {
+    public let figure: TuneFigure
+    /// Strict (`<`) or not (`<=`).
+    public let strict: Bool
+    public let bound: Int64
+
+    public init(figure: TuneFigure, atMost bound: Int64, strict: Bool = false) {
+        self.figure = figure
+        self.bound = bound
+        self.strict = strict
+    }
+
+    /// Parses `FIGURE<=VALUE` or `FIGURE<VALUE`.
+    public static func parse(_ text: String, source: String) throws -> TuneConstraint {
+        let strict = !text.contains("<=")
+        let parts = text.components(separatedBy: strict ? "<" : "<=")
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw InputError(source: source, "expected FIGURE<=VALUE or FIGURE<VALUE (e.g. peak_memory<=300MB), found \(InputError.quote(text))")
+        }
+        let figure = try TuneFigure.named(parts[0], among: TuneFigure.all, source: source)
+        return TuneConstraint(figure: figure, atMost: try figure.parseBound(parts[1], source: source), strict: strict)
+    }
+
+    /// Whether `sample` meets it.
+    public func admits(_ sample: TuneSample) -> Bool {
+        let value = figure.value(sample)
+        return strict ? value < bound : value <= bound
+    }
+
+    public var description: String { figure.name + (strict ? " < " : " <= ") + figure.format(Double(bound)) }
+}

@@ -1,0 +1,170 @@
+/// What `bench tune` chooses among on one profile: every (cache setup, memory limit, window,
+/// strategy) of a single-profile, single-network plan is a candidate, scored on every workload
+/// of the plan for each seed.
+public struct TuneSpace: Sendable {
+    public let plan: SweepPlan
+
+    /// Refuses plans with more than one profile, network or disk limit.
+    public init(plan: SweepPlan) throws {
+        guard plan.profiles.count == 1, plan.networks.count == 1, plan.diskLimits.count == 1 else {
+            throw InputError(source: "tune", "expected one profile, one network and one disk limit to tune for")
+        }
+        self.plan = plan
+    }
+
+    /// Candidates: caches × memory limits × windows × strategies.
+    public var candidateCount: Int { plan.caches.count * plan.memoryLimits.count * plan.windows.count * plan.strategies.count }
+    var workloadCount: Int { plan.workloads[0].count }
+    var seedCount: Int { plan.seeds.count }
+
+    /// The plan index of `candidate`'s run on `workload` and seed number `seed`: the plan's
+    /// axes are caches, memory limits, windows, workloads, strategies, seeds (outer to inner;
+    /// the single-valued ones drop out).
+    func runIndex(candidate: Int, workload: Int, seed: Int) -> Int {
+        let strategy = candidate % plan.strategies.count
+        let outer = candidate / plan.strategies.count  // (cache, memory limit, window)
+        return ((outer * workloadCount + workload) * plan.strategies.count + strategy) * seedCount + seed
+    }
+
+    /// A candidate's first run, for its identity columns.
+    func configuration(of candidate: Int) -> RunConfiguration {
+        plan.configuration(at: runIndex(candidate: candidate, workload: 0, seed: 0))
+    }
+}
+
+/// A candidate and the samples it got, one per seed evaluated, in seed order.
+public struct TuneCandidate: Sendable {
+    public let number: Int
+    public let policy: String
+    public let memoryLimitBytes: Int64
+    public let window: String
+    public let strategy: String
+    public internal(set) var samples: [TuneSample] = []
+
+    /// The mean, minimum and maximum of `figure` over the samples.
+    public func spread(_ figure: TuneFigure) -> (mean: Double, min: Int64, max: Int64) {
+        let values = samples.map(figure.value)
+        return (Double(values.reduce(0, +)) / Double(max(values.count, 1)), values.min() ?? 0, values.max() ?? 0)
+    }
+}
+
+/// How `bench tune` explores its space.
+public enum TuneMethod: String, Sendable, CaseIterable {
+    /// Exhaustive below `TuneSearch.exhaustiveLimit` runs, successive halving above.
+    case auto
+    /// Every candidate on every seed.
+    case exhaustive
+    /// Successive halving over seeds: every candidate on one seed, the best third on three,
+    /// the best third of those on all (η = 3, seeds 1, 3, 9, … up to all); candidates tied with
+    /// the last one kept are kept too, and infeasible ones go first.
+    case halving
+}
+
+/// Searches a space for the candidate with the best mean objective among those meeting every
+/// constraint on every seed.
+public struct TuneSearch: Sendable {
+    public let space: TuneSpace
+    public let objective: TuneFigure
+    public let constraints: [TuneConstraint]
+
+    /// Spaces of at most this many runs are searched exhaustively by `auto`.
+    public static let exhaustiveLimit = 500
+    /// Successive halving's reduction factor.
+    static let eta = 3
+
+    public init(space: TuneSpace, objective: TuneFigure, constraints: [TuneConstraint]) {
+        self.space = space
+        self.objective = objective
+        self.constraints = constraints
+    }
+
+    /// What a search found.
+    public struct Outcome: Sendable {
+        /// Every candidate, with the seeds it was evaluated on.
+        public var candidates: [TuneCandidate]
+        /// The method used (`auto` resolved).
+        public var method: TuneMethod
+        /// Runs simulated.
+        public var runs: Int
+        /// Seeds a fully evaluated candidate has.
+        public var seeds: Int
+    }
+
+    /// Runs the search on `jobs` threads.
+    public func run(method: TuneMethod, jobs: Int, progress: (Int) -> Void = { _ in }) throws -> Outcome {
+        var candidates = (0..<space.candidateCount).map { number in
+            let run = space.configuration(of: number)
+            let identity = run.emptyResult
+            return TuneCandidate(number: number, policy: identity.policy, memoryLimitBytes: identity.memoryLimitBytes,
+                                 window: identity.prefetchWindow, strategy: run.strategy.description)
+        }
+        let full = space.candidateCount * space.workloadCount * space.seedCount
+        let method = method == .auto ? (full <= Self.exhaustiveLimit ? .exhaustive : .halving) : method
+        var runs = 0
+        func evaluate(_ numbers: [Int], seeds: Range<Int>) throws {
+            var work: [(candidate: Int, workload: Int, seed: Int)] = []
+            for number in numbers {
+                for seed in seeds {
+                    for workload in 0..<space.workloadCount { work.append((number, workload, seed)) }
+                }
+            }
+            let space = self.space
+            let indices = work.map { space.runIndex(candidate: $0.candidate, workload: $0.workload, seed: $0.seed) }
+            var sample = TuneSample()
+            _ = try SweepRunner.run(count: work.count, jobs: jobs, configuration: { space.plan.configuration(at: indices[$0]) },
+                                    progress: { progress(runs + $0) }) { position, result in
+                sample.add(result)
+                if work[position].workload == space.workloadCount - 1 {
+                    candidates[work[position].candidate].samples.append(sample)
+                    sample = TuneSample()
+                }
+            }
+            runs += work.count
+        }
+        switch method {
+        case .exhaustive, .auto:
+            try evaluate(Array(candidates.indices), seeds: 0..<space.seedCount)
+        case .halving:
+            var alive = Array(candidates.indices)
+            var evaluated = 0
+            var rung = 1
+            while true {
+                let target = min(rung, space.seedCount)
+                try evaluate(alive, seeds: evaluated..<target)
+                evaluated = target
+                if target == space.seedCount { break }
+                let ranked = rank(alive.map { candidates[$0] }).map(\.number)
+                let keep = max(1, (ranked.count + Self.eta - 1) / Self.eta)
+                let last = candidates[ranked[keep - 1]]
+                alive = ranked.enumerated().filter { position, number in
+                    position < keep || (feasible(candidates[number]) && feasible(last)
+                                        && score(candidates[number]) <= score(last))
+                }.map(\.element).sorted()
+                rung *= Self.eta
+            }
+        }
+        return Outcome(candidates: candidates, method: method, runs: runs, seeds: space.seedCount)
+    }
+
+    /// Whether every sample meets every constraint.
+    public func feasible(_ candidate: TuneCandidate) -> Bool {
+        candidate.samples.allSatisfy { sample in constraints.allSatisfy { $0.admits(sample) } }
+    }
+
+    /// The mean objective.
+    func score(_ candidate: TuneCandidate) -> Double { candidate.spread(objective).mean }
+
+    /// Best first: feasible ones, by mean objective, then mean peak memory, then mean requests,
+    /// then candidate order.
+    public func rank(_ candidates: [TuneCandidate]) -> [TuneCandidate] {
+        candidates.sorted { a, b in
+            let (fa, fb) = (feasible(a), feasible(b))
+            if fa != fb { return fa }
+            for figure in [objective, .peakMemory, .requests] {
+                let (x, y) = (a.spread(figure).mean, b.spread(figure).mean)
+                if x != y { return x < y }
+            }
+            return a.number < b.number
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bench sweep`, `bench merge` and `bench tune` as a user runs them: config files and flags,
+/// refusals in one line with exit status 2 and no file, Ctrl-C leaving a valid file, shards
+/// merged, and the tune summary.
+@Suite struct SweepCommandTests {
+    let config = """
+    {"profiles": ["low-end"], "policies": ["lru", "fifo"], "windows": [0, 10],
+     "behaviors": ["browser"], "seeds": [1, 2], "duration": "5s"}
+    """
+
+    func write(_ text: String, _ name: String, in folder: URL) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aConfigAndTheSameFlagsWriteTheSameFile() throws {
+        let folder = try BenchProcess.scratch()
+        let file = try write(config, "sweep.json", in: folder)
+        let a = folder.appendingPathComponent("a.csv").path, b = folder.appendingPathComponent("b.csv").path
+        let fromConfig = try BenchProcess.run(["sweep", "--config", file, "--out", a, "--jobs", "2"])
+        #expect(fromConfig.status == 0, "\(fromConfig.stderr)")
+        #expect(fromConfig.stderr.contains("wrote \(a): 8 runs"))
+        let fromFlags = try BenchProcess.run(["sweep", "--profile", "low-end", "--policy", "lru", "--policy", "fifo", "--window", "0,10",
+                                              "--behavior", "browser", "--seed", "1,2", "--duration", "5s", "--out", b, "--jobs", "1"])
+        #expect(fromFlags.status == 0, "\(fromFlags.stderr)")
+        #expect(try String(contentsOfFile: a, encoding: .utf8) == String(contentsOfFile: b, encoding: .utf8))
+        // A flag replaces the config's axis.
+        let narrowed = try BenchProcess.run(["sweep", "--config", file, "--policy", "lru", "--out", b])
+        #expect(narrowed.stderr.contains("wrote \(b): 4 runs"))
+    }
+
+    @Test(arguments: [
+        ("{\"profiles\": [\"low-end\"], \"windows\": \"0\"}", "sweep.json:1: windows: expected a list"),
+        ("{\"profiles\": [\"low-end\"],\n \"polices\": [\"lru\"]}", "sweep.json:2: polices: unknown key"),
+        ("{\"profiles\": [\"low-end\"],\n \"seeds\": [1, \"x\"]}", "sweep.json:2: seeds: expected a seed"),
+        ("{\"profiles\": [\n", "sweep.json:2: expected JSON or YAML, found a syntax error"),
+    ])
+    func malformedConfigsExitTwoWithoutAFile(text: String, expected: String) throws {
+        let folder = try BenchProcess.scratch()
+        let file = try write(text, "sweep.json", in: folder)
+        let out = folder.appendingPathComponent("out.csv").path
+        let result = try BenchProcess.run(["sweep", "--config", file, "--out", out])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("bench: \(file.dropLast("sweep.json".count))\(expected)"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func shardsOutOfRangeAreRefused() throws {
+        let result = try BenchProcess.run(["sweep", "--profile", "low-end", "--shard", "3/2", "--out", "/tmp/never.csv"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "bench: --shard: expected K/N with 1 ≤ K ≤ N (e.g. 2/4), found \"3/2\"\n")
+    }
+
+    @Test func shardsMergeAndOtherGridsAreRefused() throws {
+        let folder = try BenchProcess.scratch()
+        let file = try write(config, "sweep.json", in: folder)
+        var shards: [String] = []
+        for k in 1...2 {
+            let out = folder.appendingPathComponent("shard-\(k).csv").path
+            let result = try BenchProcess.run(["sweep", "--config", file, "--shard", "\(k)/2", "--out", out])
+            #expect(result.status == 0, "\(result.stderr)")
+            shards.append(out)
+        }
+        let whole = folder.appendingPathComponent("whole.csv").path, merged = folder.appendingPathComponent("merged.csv").path
+        #expect(try BenchProcess.run(["sweep", "--config", file, "--out", whole]).status == 0)
+        let merge = try BenchProcess.run(["merge", shards[1], shards[0], "--out", merged])
+        #expect(merge.status == 0, "\(merge.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: merged)) == Data(contentsOf: URL(fileURLWithPath: whole)))
+
+        let other = folder.appendingPathComponent("other.csv").path
+        #expect(try BenchProcess.run(["sweep", "--config", file, "--seed", "3,4", "--shard", "2/2", "--out", other]).status == 0)
+        let refused = folder.appendingPathComponent("refused.csv").path
+        let mixed = try BenchProcess.run(["merge", shards[0], other, "--out", refused])
+        #expect(mixed.status == 2)
+        #expect(mixed.stderr.contains("\(other):2: sweep_grid: expected ") && mixed.stderr.contains("these files come from different sweeps"))
+        #expect(!FileManager.default.fileExists(atPath: refused))
+        let runFile = folder.appendingPathComponent("run.csv").path
+        #expect(try BenchProcess.run(["run", "--profile", "low-end", "--window", "0", "--trace", "browser", "--duration", "5s", "--out", runFile]).status == 0)
+        let notSweep = try BenchProcess.run(["merge", runFile, "--out", refused])
+        #expect(notSweep.status == 2 && notSweep.stderr.contains("\(runFile):1: expected a sweep results file"))
+    }
+
+    /// A real Ctrl-C: the process exits 130 and the destination is a valid sweep file holding
+    /// only finished runs, which --resume completes.
+    @Test func ctrlCLeavesTheFinishedRunsAndResumeCompletesThem() throws {
+        let folder = try BenchProcess.scratch()
+        let out = folder.appendingPathComponent("sweep.csv").path
+        let arguments = ["sweep", "--profile", "low-end", "--policy", "lru,fifo,lfu", "--window", "0,5,10,20,30,50",
+                         "--behavior", "browser,skimmer", "--seed", "1,2,3,4,5,6,7,8,9,10", "--duration", "10s",
+                         "--out", out, "--jobs", "2"]
+        let process = Process()
+        process.executableURL = BenchProcess.executable
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        Thread.sleep(forTimeInterval: 2)
+        kill(process.processIdentifier, SIGINT)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(message)")
+        #expect(message.contains("interrupted: wrote \(out) with "))
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        #expect(lines.first?.hasSuffix(",sweep_run,sweep_grid") == true)
+        #expect(lines.count < 360 + 1)
+        #expect(text.hasSuffix("\n"))
+        // A valid results file: bench compare reads it.
+        #expect(try BenchProcess.run(["compare", out, out]).status == 0)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".tmp") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func tunePrintsTheFrontAndTheRecommendationAndWritesTheFront() throws {
+        let folder = try BenchProcess.scratch()
+        let out = folder.appendingPathComponent("front.csv").path
+        let result = try BenchProcess.run(["tune", "--profile", "low-end", "--policy", "lru,fifo", "--memory-limit", "100MB,200MB",
+                                           "--window", "0,20", "--duration", "10s", "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("8 configurations, exhaustive search, 80 runs"))
+        #expect(result.stdout.contains("\nRecommended: "))
+        #expect(result.stdout.contains("over 5 seeds"))
+        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 })
+        let front = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        #expect(front.first?.hasPrefix("profile,policy,memory_limit_bytes,prefetch_window,strategy,seeds,stalls_mean") == true)
+        #expect(front.filter { $0.hasSuffix(",yes") }.count == 1)
+        let bad = try BenchProcess.run(["tune", "--profile", "low-end", "--constraint", "peak_memory=>3", "--out", out])
+        #expect(bad.status == 2 && bad.stderr.hasPrefix("bench: --constraint: expected FIGURE<=VALUE"))
+    }
+}

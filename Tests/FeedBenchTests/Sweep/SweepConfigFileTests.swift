@@ -1,0 +1,81 @@
+@testable import FeedBench
+import Testing
+
+/// Sweep configs: JSON and YAML give the same grid; every malformed config is refused in one
+/// line naming the file, the line and the key.
+@Suite struct SweepConfigFileTests {
+    let json = """
+    {"profiles": ["low-end", "mid"], "policies": ["lru", "lfu"], "windows": [0, 10, 20],
+     "behaviors": ["browser", "skimmer"], "seeds": [1, 2, 3], "duration": "30s", "launches": 2}
+    """
+    let yaml = """
+    profiles: [low-end, mid]
+    policies:
+      - lru
+      - lfu
+    windows: [0, 10, 20]
+    behaviors: [browser, skimmer]
+    seeds: [1, 2, 3]
+    duration: 30s
+    launches: 2
+    """
+
+    func texts(_ values: [SweepGrid.Value]) -> [String] { values.map(\.text) }
+
+    @Test func jsonAndYamlGiveTheSameGrid() throws {
+        let a = try SweepConfigFile.parse(json, source: "a.json")
+        let b = try SweepConfigFile.parse(yaml, source: "b.yaml")
+        for grid in [a, b] {
+            #expect(texts(grid.profiles) == ["low-end", "mid"])
+            #expect(texts(grid.policies) == ["lru", "lfu"])
+            #expect(texts(grid.windows) == ["0", "10", "20"])
+            #expect(texts(grid.seeds) == ["1", "2", "3"])
+            #expect(grid.session.duration == 30_000_000_000 && grid.session.launches == 2)
+        }
+        #expect(try SweepPlan(a).fingerprint == SweepPlan(b).fingerprint)
+        #expect(try SweepPlan(a).count == 2 * 2 * 3 * 2 * 3)
+    }
+
+    @Test func aByteOrderMarkIsAccepted() throws {
+        #expect(try texts(SweepConfigFile.parse("\u{FEFF}" + json, source: "a.json").profiles) == ["low-end", "mid"])
+    }
+
+    @Test(arguments: [
+        ("", "s.json:1: expected a mapping of sweep axes"),
+        ("[1, 2]", "s.json:1: expected a mapping of sweep axes (e.g. {\"profiles\": [\"low-end\"]}), found a list"),
+        ("{\"profiles\": [\"low-end\"],\n \"windwos\": [0]}", "s.json:2: windwos: unknown key; expected one of profiles, networks"),
+        ("{\"policies\": \"lru\"}", "s.json:1: policies: expected a list"),
+        ("{\"seeds\": []}", "s.json:1: seeds: expected at least one value"),
+        ("{\"windows\": [[0]]}", "s.json:1: windows: expected a number or a string, found a list"),
+        ("{\"profiles\": [\"low-end\"\n", "s.json:2: expected JSON or YAML, found a syntax error"),
+        ("profiles: [low-end]\nprofiles: [mid]", "s.json: profiles: expected each key once, found it again"),
+        ("launches: [1]", "s.json:1: launches: expected one value, found a list"),
+        ("launches: 0", "s.json:1: launches: expected a whole number of launches from 1 to 1000, found \"0\""),
+        ("duration: soon", "s.json:1: duration:"),
+    ])
+    func malformedConfigsAreRefused(text: String, expected: String) {
+        #expect {
+            try SweepConfigFile.parse(text, source: "s.json")
+        } throws: { error in
+            "\(error)".hasPrefix(expected)
+        }
+    }
+
+    @Test(arguments: [
+        ("windows: [0, 10, fast]", "s.yaml:1: windows: unknown window \"fast\""),
+        ("policies:\n  - lru\n  - mru", "s.yaml:3: policies: unknown policy \"mru\""),
+        ("seeds: [1, -2]", "s.yaml:1: seeds: expected a seed from 0 to"),
+        ("memory_limits: [150MB, 150000000]", "s.yaml:1: memory_limits: expected each value once, found \"150000000\", the same as \"150MB\""),
+        ("profiles: [pixel]", "s.yaml:1: profiles: unknown profile \"pixel\""),
+        ("policies: [belady]", "s.yaml:1: policies: belady needs every future request"),
+        ("behaviors: [scroller]", "s.yaml:1: behaviors: unknown behaviour \"scroller\""),
+    ])
+    func badValuesNameTheirLineAndKey(text: String, expected: String) throws {
+        let grid = try SweepConfigFile.parse(text, source: "s.yaml")
+        #expect {
+            try SweepPlan(grid)
+        } throws: { error in
+            "\(error)".hasPrefix(expected)
+        }
+    }
+}

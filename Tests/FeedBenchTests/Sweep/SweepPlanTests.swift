@@ -1,0 +1,66 @@
+@testable import FeedBench
+import Testing
+
+/// The plan: grid order with seeds innermost, the same runs as the standard matrix, and a
+/// fingerprint that changes with anything that changes the runs.
+@Suite struct SweepPlanTests {
+    func grid(_ axes: [String: [String]]) -> SweepGrid {
+        var grid = SweepGrid()
+        func values(_ key: String) -> [SweepGrid.Value] { (axes[key] ?? []).map { SweepGrid.Value($0, source: "--\(key)") } }
+        grid.profiles = values("profiles")
+        grid.policies = values("policies")
+        grid.windows = values("windows")
+        grid.behaviors = values("behaviors")
+        grid.seeds = values("seeds")
+        grid.memoryLimits = values("memory_limits")
+        return grid
+    }
+
+    @Test func runsComeInGridOrderWithSeedsInnermost() throws {
+        let plan = try SweepPlan(grid(["profiles": ["low-end", "mid"], "policies": ["lru", "lfu"], "windows": ["0", "10"],
+                                       "behaviors": ["browser"], "seeds": ["1", "2", "3"]]))
+        #expect(plan.count == 24)
+        let rows = plan.configurations.map(\.emptyResult)
+        #expect(rows.prefix(3).map(\.seed) == [1, 2, 3])
+        #expect(rows.prefix(6).map(\.prefetchWindow) == ["0", "0", "0", "10", "10", "10"])
+        #expect(rows[6].policy == "lfu" && rows[11].policy == "lfu" && rows[12].profile == "mid")
+        #expect(Set(rows.map(\.identity)).count == 24)
+    }
+
+    @Test func theStandardMatrixIsThePlanOfOneProfile() throws {
+        let plan = try SweepPlan(grid(["profiles": ["low-end"]]))
+        let standard = try StandardMatrix.configurations(profile: .lowEnd)
+        #expect(plan.configurations.map(\.emptyResult.identity) == standard.map(\.emptyResult.identity))
+        #expect(plan.count == 48)
+    }
+
+    @Test func defaultsCoverEveryBuiltInProfile() throws {
+        let plan = try SweepPlan(SweepGrid())
+        #expect(plan.profiles.map(\.name) == DeviceProfile.builtIn.map(\.name))
+        #expect(plan.count == 4 * 48)
+    }
+
+    @Test func theFingerprintFollowsWhatDecidesTheRuns() throws {
+        let base = ["profiles": ["low-end"], "policies": ["lru"], "seeds": ["1", "2"]]
+        let a = try SweepPlan(grid(base)).fingerprint
+        #expect(try SweepPlan(grid(base)).fingerprint == a)
+        #expect(a.count == 16)
+        var changed = base
+        changed["seeds"] = ["2", "1"]
+        #expect(try SweepPlan(grid(changed)).fingerprint != a)
+        changed = base
+        changed["memory_limits"] = ["100MB"]
+        #expect(try SweepPlan(grid(changed)).fingerprint != a)
+        var longer = grid(base)
+        longer.session.duration = 30_000_000_000
+        #expect(try SweepPlan(longer).fingerprint != a)
+    }
+
+    @Test func memoryLimitsReplaceTheCostLimitAndKeepAPresetsCountLimit() throws {
+        var presets = grid(["profiles": ["low-end"], "memory_limits": ["64MB"], "windows": ["0"], "behaviors": ["browser"]])
+        presets.presets = [SweepGrid.Value("default", source: "--preset")]
+        let run = try SweepPlan(presets).configuration(at: 0)
+        #expect(run.pipeline.memoryLimits.maxBytes == 64_000_000)
+        #expect(run.pipeline.memoryLimits.maxCount == 100)
+    }
+}

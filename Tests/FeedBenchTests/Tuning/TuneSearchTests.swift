@@ -1,0 +1,84 @@
+@testable import FeedBench
+import Testing
+
+/// `bench tune`'s search: successive halving picks what the exhaustive grid picks on the
+/// standard matrix; the front holds no dominated candidate; constraints bound every seed.
+@Suite struct TuneSearchTests {
+    /// The low-end standard matrix (4 policies × 6 windows at the profile's memory limit, browser
+    /// and skimmer) over 5 seeds, with 20-second sessions to keep the test quick.
+    static let standardSpace: TuneSpace = {
+        var grid = SweepGrid()
+        grid.profiles = [SweepGrid.Value("low-end", source: "test")]
+        grid.seeds = (1...5).map { SweepGrid.Value(String($0), source: "test") }
+        grid.session.duration = 20_000_000_000
+        return try! TuneSpace(plan: SweepPlan(grid))
+    }()
+
+    /// Every candidate of the standard space on every seed, simulated once for the suite.
+    static let exhaustive = try! TuneSearchTests().search(standardSpace).run(method: .exhaustive, jobs: 2)
+
+    func standardSpace() -> TuneSpace { Self.standardSpace }
+
+    func search(_ space: TuneSpace, _ objective: TuneFigure = .stalls) -> TuneSearch {
+        TuneSearch(space: space, objective: objective,
+                   constraints: [TuneConstraint(figure: .peakMemory, atMost: DeviceProfile.lowEnd.memoryWarningBytes),
+                                 TuneConstraint(figure: .kills, atMost: 0)])
+    }
+
+    @Test func halvingPicksWhatTheExhaustiveGridPicksOnTheStandardMatrix() throws {
+        let space = standardSpace()
+        #expect(space.candidateCount == 24)
+        for objective in [TuneFigure.stalls, .requests] {
+            let tuning = search(space, objective)
+            let exhaustive = Self.exhaustive
+            let halving = try tuning.run(method: .halving, jobs: 2)
+            #expect(exhaustive.runs == 24 * 2 * 5)
+            #expect(halving.runs < exhaustive.runs)
+            let best = TuneReport(profile: .lowEnd, search: tuning, outcome: exhaustive).recommended
+            let found = TuneReport(profile: .lowEnd, search: tuning, outcome: halving).recommended
+            #expect(best != nil)
+            #expect(found?.number == best?.number, "\(objective.name)")
+            #expect(found?.samples == best?.samples)
+        }
+    }
+
+    @Test func theFrontHoldsNoDominatedCandidateAndTheRecommendationIsOnIt() throws {
+        let tuning = search(standardSpace())
+        let report = TuneReport(profile: .lowEnd, search: tuning, outcome: Self.exhaustive)
+        let figures = [TuneFigure.stalls, .peakMemory, .requests]
+        for a in report.front {
+            for b in report.front where a.number != b.number {
+                let pairs = figures.map { (b.spread($0).mean, a.spread($0).mean) }
+                #expect(!(pairs.allSatisfy { $0.0 <= $0.1 } && pairs.contains { $0.0 < $0.1 }))
+            }
+        }
+        #expect(report.recommended?.number == report.front.first?.number)
+        #expect(report.recommended?.samples.count == 5)
+        #expect(report.table.contains("\nRecommended: "))
+        #expect(report.csv.split(separator: "\n").count == report.front.count + 1)
+    }
+
+    @Test func aConstraintNoCandidateMeetsLeavesNoRecommendation() throws {
+        let tuning = TuneSearch(space: standardSpace(), objective: .stalls,
+                                constraints: [TuneConstraint(figure: .peakMemory, atMost: 1 << 20)])
+        let report = TuneReport(profile: .lowEnd, search: tuning, outcome: try tuning.run(method: .halving, jobs: 2))
+        #expect(report.recommended == nil && report.front.isEmpty)
+        #expect(report.table.contains("Recommended: none"))
+    }
+
+    @Test func constraintsParseWithUnits() throws {
+        let memory = try TuneConstraint.parse("peak_memory<=300MB", source: "--constraint")
+        let bytes = try Quantities.byteCount("300MB", source: "t")
+        #expect(memory.figure == .peakMemory && memory.bound == bytes && !memory.strict)
+        let p95 = try TuneConstraint.parse("stall_p95<250ms", source: "--constraint")
+        #expect(p95.figure == .stallP95 && p95.bound == 250_000 && p95.strict)
+        var sample = TuneSample()
+        sample.stallP95 = 250_000
+        #expect(!p95.admits(sample))
+        sample.stallP95 = 249_999
+        #expect(p95.admits(sample))
+        for bad in ["peak_memory", "peak_memory<=", "speed<=3", "stalls<=-1", "stall_p95<=fast"] {
+            #expect(throws: InputError.self) { try TuneConstraint.parse(bad, source: "--constraint") }
+        }
+    }
+}
