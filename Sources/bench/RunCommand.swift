@@ -51,6 +51,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write each launch's figures here (CSV).", valueName: "file"))
     var perLaunch: String?
 
+    @Option(help: ArgumentHelp("Also write each simulated second of every run here (CSV: memory by part, stalls, requests, evictions, warnings, kills).", valueName: "file"))
+    var timeline: String?
+
     @Option(help: ArgumentHelp("Comma-separated behaviours (reader, browser, skimmer, revisitor) or recorded t_ms,offset_pt CSV files (default: browser,skimmer).", valueName: "list"))
     var trace: String?
 
@@ -116,6 +119,7 @@ struct RunCommand: ParsableCommand {
             runs[i].offline = offline
             runs[i].pipeline.releaseViewed = releaseViewed
             runs[i].bufferLimit = buffer
+            runs[i].recordsTimeline = timeline != nil
         }
 
         let results = try RunBatch.run(runs, jobs: jobs)
@@ -124,8 +128,10 @@ struct RunCommand: ParsableCommand {
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         try AtomicFile.write(RunResult.csv(results), to: destination)
         if let perLaunch { try AtomicFile.write(LaunchFigures.csv(results), to: perLaunch) }
+        if let timeline { try AtomicFile.write(TimelineSecond.csv(results), to: timeline) }
 
-        FileDescriptorOutput.write(MatrixSummary(profile: device, results: results).table(), to: 1)
+        let style = TerminalStyle.forDescriptor(1, environment: ProcessInfo.processInfo.environment)
+        FileDescriptorOutput.write(MatrixSummary(profile: device, results: results).table(style: style), to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         let displays = results.reduce(0) { $0 + $1.displays }
         FileDescriptorOutput.write("wrote \(destination): \(results.count) runs, \(displays) displays in \(String(format: "%.2f", seconds)) s\n", to: 2)

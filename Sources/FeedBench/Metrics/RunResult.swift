@@ -40,6 +40,8 @@ public struct RunResult: Sendable, Equatable {
     public var scenario = "cacheFirst"
     /// Each launch's own figures (`--per-launch`), in launch order.
     public var launchFigures: [LaunchFigures] = []
+    /// Each simulated second (`--timeline`), when the configuration asked for them.
+    public var timeline: [TimelineSecond] = []
 
     public static func == (a: RunResult, b: RunResult) -> Bool { a.csvRow == b.csvRow }
 
@@ -75,13 +77,18 @@ public struct RunResult: Sendable, Equatable {
         return FixedPoint.ratio(total, Int64(firstImageTimes.count) * 1_000_000, decimals: 3)
     }
 
+    /// The identity columns' cells, CSV-quoted where needed: how every file about this run
+    /// (results, per-launch figures, timeline) names it.
+    public var identityCells: [String] {
+        [CSVText.field(profile), CSVText.field(network), CSVText.field(policy), String(memoryLimitBytes),
+         String(diskLimitBytes), CSVText.field(prefetchWindow), CSVText.field(trace), String(seed), String(launches),
+         CSVText.field(scenario)]
+    }
+
     /// The CSV line, without its line end. Every value is an integer or a fixed-decimal number,
     /// so the same run always prints the same bytes.
     public var csvRow: String {
-        let fields: [String] = [
-            CSVText.field(profile), CSVText.field(network), CSVText.field(policy), String(memoryLimitBytes),
-            String(diskLimitBytes), CSVText.field(prefetchWindow), CSVText.field(trace), String(seed), String(launches),
-            CSVText.field(scenario),
+        let fields: [String] = identityCells + [
             String(displays), String(memoryHits), String(diskHits), String(inflightHits), String(misses), hitRate,
             memoryHitRate, String(stalls.count), stalls.milliseconds(atPercentile: 50),
             stalls.milliseconds(atPercentile: 95), stalls.milliseconds(atPercentile: 99), firstImageMilliseconds,
@@ -129,9 +136,7 @@ public struct LaunchFigures: Sendable, Equatable {
     public static func csv(_ results: [RunResult]) -> String {
         var lines = [(RunResult.identityColumns + columns).joined(separator: ",")]
         for result in results {
-            let identity = [result.profile, result.network, result.policy, String(result.memoryLimitBytes),
-                            String(result.diskLimitBytes), result.prefetchWindow, result.trace, String(result.seed),
-                            String(result.launches), result.scenario].map(CSVText.field)
+            let identity = result.identityCells
             for figures in result.launchFigures {
                 let values = [String(figures.launch), figures.firstImage.map { FixedPoint.ratio($0, 1_000_000, decimals: 3) } ?? "",
                               String(figures.displays), String(figures.displaysOffline), String(figures.apiRequests),
