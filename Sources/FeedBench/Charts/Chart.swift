@@ -16,14 +16,7 @@ public struct Chart: Sendable, Equatable {
         public var style: SeriesStyle
         public var points: [Point]
         /// Whether a line joins the points (in their order).
-        public var joined: Bool
-
-        public init(name: String, style: SeriesStyle, points: [Point], joined: Bool = true) {
-            self.name = name
-            self.style = style
-            self.points = points
-            self.joined = joined
-        }
+        public var joined = true
     }
 
     /// One point; `note` is its hover text.
@@ -31,12 +24,6 @@ public struct Chart: Sendable, Equatable {
         public var x: Double
         public var y: Double
         public var note: String
-
-        public init(x: Double, y: Double, note: String) {
-            self.x = x
-            self.y = y
-            self.note = note
-        }
     }
 
     /// A band between `lower` and `upper` (both sampled at `xs`): one layer of a stack.
@@ -76,14 +63,6 @@ public struct Chart: Sendable, Equatable {
     public var referenceLines: [ReferenceLine] = []
     /// Remarks printed under the plot (e.g. why limits are missing).
     public var notes: [String] = []
-
-    public init(kind: String, title: String, xTitle: String, yTitle: String, xAxis: XAxis) {
-        self.kind = kind
-        self.title = title
-        self.xTitle = xTitle
-        self.yTitle = yTitle
-        self.xAxis = xAxis
-    }
 }
 
 /// How a series looks: colour, dash pattern and marker shape, so that series stay apart in
@@ -100,13 +79,6 @@ public struct SeriesStyle: Sendable, Equatable {
     public var marker: Marker
     /// Hollow markers (white inside).
     public var hollow = false
-
-    public init(colour: String, dash: String, marker: Marker, hollow: Bool = false) {
-        self.colour = colour
-        self.dash = dash
-        self.marker = marker
-        self.hollow = hollow
-    }
 
     static let colours = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C6D00"]
     static let dashes = ["", "8 4", "2 3", "10 3 2 3", "4 4", "14 4 3 4 3 4"]
