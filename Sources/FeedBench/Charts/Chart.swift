@@ -84,9 +84,11 @@ public struct SeriesStyle: Sendable, Equatable {
     static let dashes = ["", "8 4", "2 3", "10 3 2 3", "4 4", "14 4 3 4 3 4"]
 
     /// The `index`th style of the palette: colour, dash and marker each cycle on their own, so
-    /// consecutive styles differ in all three.
+    /// consecutive styles differ in all three; the marker moves one further on each round of
+    /// the colours, so a colour never comes back with the same marker.
     public static func palette(_ index: Int) -> SeriesStyle {
-        SeriesStyle(colour: colours[index % colours.count], dash: dashes[index % dashes.count],
-                    marker: Marker.allCases[index % Marker.allCases.count])
+        let markers = Marker.allCases
+        return SeriesStyle(colour: colours[index % colours.count], dash: dashes[index % dashes.count],
+                           marker: markers[(index + index / colours.count) % markers.count])
     }
 }

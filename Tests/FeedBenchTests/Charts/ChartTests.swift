@@ -47,11 +47,14 @@ import Testing
         let series = root.all("g", class: "series")
         #expect(series.map { $0.all("path", class: "point").count } == Array(1...9))
         #expect(root.all("text", class: "axis-title").map(\.allText) == ["y (MiB)", "x (s)"])
-        // Nine styles: each differs from the next in colour, dash and marker.
-        for index in 0..<8 {
+        // Each style differs from the next in colour, dash and marker, and no two of the first
+        // sixteen share both colour and marker.
+        for index in 0..<16 {
             let (a, b) = (SeriesStyle.palette(index), SeriesStyle.palette(index + 1))
             #expect(a.colour != b.colour && a.dash != b.dash && a.marker != b.marker)
         }
+        let pairs = (0..<16).map { "\(SeriesStyle.palette($0).colour) \(SeriesStyle.palette($0).marker)" }
+        #expect(Set(pairs).count == 16)
         // Every legend entry sits inside the chart's width.
         #expect(SVGChart.legendRows(chart).allSatisfy { row in row.reduce(0) { $0 + SVGChart.legendWidth($1) } <= SVGChart.legendSpan || row.count == 1 })
     }
