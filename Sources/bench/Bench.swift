@@ -11,8 +11,8 @@ struct Bench: ParsableCommand {
         Every refused input is reported in one line naming the file, line and field, with exit \
         status 2. Outputs are written to a temporary file and renamed, never left half-written.
         """,
-        subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, TuneCommand.self, CompareCommand.self, CheckCommand.self,
-                      CacheSimCommand.self, TraceCommand.self],
+        subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, TuneCommand.self, CompareCommand.self,
+                      ReportCommand.self, CheckCommand.self, CacheSimCommand.self, TraceCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedBench
+import Foundation
 
 struct CompareCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -90,7 +91,8 @@ struct CompareCommand: ParsableCommand {
         case (_?, nil):
             throw InputError(source: "--by", "expected --base VALUE with it")
         }
-        FileDescriptorOutput.write(ComparisonReport.render(comparison, as: format), to: 1)
+        let style = TerminalStyle.forDescriptor(1, environment: ProcessInfo.processInfo.environment)
+        FileDescriptorOutput.write(ComparisonReport.render(comparison, as: format, style: style), to: 1)
         if comparison.fails { throw ExitCode(1) }
     }
 }

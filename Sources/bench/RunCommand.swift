@@ -42,6 +42,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write each launch's figures here (CSV).", valueName: "file"))
     var perLaunch: String?
 
+    @Option(help: ArgumentHelp("Also write each simulated second of every run here (CSV: memory by part, stalls, requests, evictions, warnings, kills).", valueName: "file"))
+    var timeline: String?
+
     @Option(help: ArgumentHelp("Comma-separated behaviours (reader, browser, skimmer, revisitor) or recorded t_ms,offset_pt CSV files (default: browser,skimmer).", valueName: "list"))
     var trace: String?
 
@@ -89,13 +92,20 @@ struct RunCommand: ParsableCommand {
         let plan = try SweepPlan(grid)
         let device = plan.profiles[0]
 
-        let results = try RunBatch.run(plan.configurations, jobs: try jobs.checked())
+        let runs = plan.configurations.map { run in
+            var run = run
+            run.recordsTimeline = timeline != nil
+            return run
+        }
+        let results = try RunBatch.run(runs, jobs: try jobs.checked())
         let destination = out ?? "results/\(device.name).csv"
         CommandOutput.createFolder(of: destination)
         try AtomicFile.write(RunResult.csv(results), to: destination)
         if let perLaunch { try AtomicFile.write(LaunchFigures.csv(results), to: perLaunch) }
+        if let timeline { try AtomicFile.write(TimelineSecond.csv(results), to: timeline) }
 
-        FileDescriptorOutput.write(MatrixSummary(profile: device, results: results).table(), to: 1)
+        let style = TerminalStyle.forDescriptor(1, environment: ProcessInfo.processInfo.environment)
+        FileDescriptorOutput.write(MatrixSummary(profile: device, results: results).table(style: style), to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         let displays = results.reduce(0) { $0 + $1.displays }
         FileDescriptorOutput.write("wrote \(destination): \(results.count) runs, \(displays) displays in \(String(format: "%.2f", seconds)) s\n", to: 2)

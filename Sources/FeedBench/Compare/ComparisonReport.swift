@@ -8,11 +8,12 @@ public enum ComparisonReport {
         case table, csv, markdown
     }
 
-    /// The whole report, ending with a line end.
-    public static func render(_ comparison: ResultsComparison, as format: Format) -> String {
+    /// The whole report, ending with a line end; the table is coloured only when `style`
+    /// allows it (verdicts: worse red, better green).
+    public static func render(_ comparison: ResultsComparison, as format: Format, style: TerminalStyle = .plain) -> String {
         let lines: [String]
         switch format {
-        case .table: lines = table(comparison)
+        case .table: lines = table(comparison, style: style)
         case .markdown: lines = markdown(comparison)
         case .csv: lines = csv(comparison)
         }
@@ -85,7 +86,7 @@ public enum ComparisonReport {
 
     // MARK: Table
 
-    static func table(_ comparison: ResultsComparison) -> [String] {
+    static func table(_ comparison: ResultsComparison, style: TerminalStyle) -> [String] {
         var lines = ["base: \(comparison.baseName)", "new:  \(comparison.newName)"]
         if !comparison.sharedIdentity.isEmpty {
             lines += wrap("every row:", comparison.sharedIdentity.map { "\($0.column)=\($0.value)" })
@@ -126,11 +127,13 @@ public enum ComparisonReport {
             case .text(let text):
                 lines.append(text)
             case .metric(let c):
-                let text = "  \(pad(c, 0, left: true))  \(pad(c, 1)) → \(pad(c, 2))  \(pad(c, 3))  \(pad(c, 4))  \(pad(c, 5, left: true))  \(c[6])"
+                let verdict = pad(c, 5, left: true)
+                let painted = c[5] == word(.worse) ? style.paint(verdict, .red) : c[5] == word(.better) ? style.paint(verdict, .green) : verdict
+                let text = "  \(pad(c, 0, left: true))  \(pad(c, 1)) → \(pad(c, 2))  \(pad(c, 3))  \(pad(c, 4))  \(painted)  \(c[6])"
                 lines.append(text.trimmingTrailingSpaces())
             }
         }
-        lines.append(conclusion(comparison))
+        lines.append(style.paint(conclusion(comparison), comparison.fails ? .red : .bold))
         return lines
     }
 

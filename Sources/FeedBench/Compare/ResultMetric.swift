@@ -125,8 +125,11 @@ public struct ResultMetric: Sendable, Equatable {
         FixedPoint.format(scaled: UInt64(scaled), decimals: kind.decimals)
     }
 
-    /// A scaled value with its unit, for reports: `391.232 ms`, `449000000 B`, `0.989000`.
-    func formatWithUnit(_ scaled: Int64) -> String { format(scaled) + kind.unit }
+    /// A scaled value with its unit, for reports: `391.232 ms`, `428.200 MiB`, `0.989000`.
+    /// Bytes are shown in MiB with 3 decimals, as every report for people shows memory.
+    func formatWithUnit(_ scaled: Int64) -> String {
+        kind == .bytes ? FixedPoint.ratio(scaled, 1 << 20, decimals: 3) + " MiB" : format(scaled) + kind.unit
+    }
 
     /// A signed difference: `+0.002000`, `-12`, `0`.
     func formatDelta(_ delta: Int64) -> String {
@@ -134,8 +137,11 @@ public struct ResultMetric: Sendable, Equatable {
         return delta > 0 ? "+" + magnitude : delta < 0 ? "-" + magnitude : magnitude
     }
 
-    /// A signed difference with its unit, for reports: `+0.002000`, `-269.456 ms`.
-    func formatDeltaWithUnit(_ delta: Int64) -> String { formatDelta(delta) + kind.unit }
+    /// A signed difference with its unit, for reports: `+0.002000`, `-269.456 ms`, `+0.307 MiB`.
+    func formatDeltaWithUnit(_ delta: Int64) -> String {
+        let magnitude = formatWithUnit(Int64(delta.magnitude))
+        return delta > 0 ? "+" + magnitude : delta < 0 ? "-" + magnitude : magnitude
+    }
 
     /// What a cell must look like, for refusals.
     var expectedCell: String {

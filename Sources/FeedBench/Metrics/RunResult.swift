@@ -40,6 +40,8 @@ public struct RunResult: Sendable, Equatable {
     public var scenario = "cacheFirst"
     /// Each launch's own figures (`--per-launch`), in launch order.
     public var launchFigures: [LaunchFigures] = []
+    /// Each simulated second (`--timeline`), when the configuration asked for them.
+    public var timeline: [TimelineSecond] = []
 
     public static func == (a: RunResult, b: RunResult) -> Bool { a.csvRow == b.csvRow }
 
@@ -79,7 +81,8 @@ public struct RunResult: Sendable, Equatable {
     /// so the same run always prints the same bytes.
     public var csvRow: String { (identityCells + metricCells).joined(separator: ",") }
 
-    /// The identity columns' cells, CSV-quoted where needed.
+    /// The identity columns' cells, CSV-quoted where needed: how every file about this run
+    /// (results, per-launch figures, timeline, sweep) names it.
     public var identityCells: [String] {
         [CSVText.field(profile), CSVText.field(network), CSVText.field(policy), String(memoryLimitBytes),
          String(diskLimitBytes), CSVText.field(prefetchWindow), CSVText.field(trace), String(seed), String(launches),

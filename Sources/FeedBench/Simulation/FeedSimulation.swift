@@ -71,6 +71,8 @@ public struct FeedSimulation {
     public var recordsDisplays = false
     /// Every display in order, when `recordsDisplays` is on.
     public private(set) var displayLog: [DisplayRecord] = []
+    /// The run's seconds, when the configuration asks for a timeline.
+    var timeline = TimelineRecorder()
 
     // Across launches.
     var viewedEarlier = Set<UInt64>()
@@ -97,6 +99,7 @@ public struct FeedSimulation {
     public mutating func run() throws -> RunResult {
         try startLaunch(0)
         while !finished, let (now, event) = queue.next() {
+            if configuration.recordsTimeline { timeline.advance(to: now, counters: timelineCounters) }
             switch event {
             case let .frame(index, launch):
                 guard launch == self.launch else { continue }
@@ -111,7 +114,8 @@ public struct FeedSimulation {
                 pipeline.handle(event, at: now, queue: &queue)
                 deliverImages(at: now)
             }
-            try updateMemory(at: now)
+            // queue.now, not now: ending a launch may have moved the clock past the gap.
+            try updateMemory(at: queue.now)
         }
         let end = queue.now
         result.peakMemoryBytes = memory.peak
@@ -121,6 +125,7 @@ public struct FeedSimulation {
         result.cancelledRequests = pipeline.cancelledRequests
         result.bytesDownloaded = pipeline.bytesDownloaded
         result.wastedPrefetches = pipeline.prefetchDownloads.filter { !displayedURLs.contains($0) }.count
+        result.timeline = timeline.seconds
         return result
     }
 
@@ -163,6 +168,9 @@ public struct FeedSimulation {
         adaptiveAhead = { if case let .adaptive(start) = configuration.window { return start } else { return 0 } }()
         lastAdaptation = launchStart
         stallsSinceAdaptation = 0
+        if configuration.recordsTimeline {
+            timeline.startLaunch(index, at: launchStart, counters: timelineCounters, parts: memoryParts())
+        }
 
         let rules = configuration.rules
         let strategy = configuration.strategy
@@ -216,6 +224,8 @@ public struct FeedSimulation {
         let gap = configuration.gap
         let warm = !killed && gap <= RunConfiguration.resumeWithin
         if warm { pipeline.memoryCache.trim(toFraction: configuration.pipeline.backgroundKeeps) }
+        // The timeline's last second of the launch includes what backgrounding evicted.
+        if configuration.recordsTimeline { timeline.endLaunch(counters: timelineCounters) }
         if launch + 1 < configuration.launches {
             queue.removeAll()
             memory.pause(at: queue.now)
@@ -496,12 +506,11 @@ public struct FeedSimulation {
     /// cleared (once per crossing); above the jetsam limit the app is killed.
     mutating func updateMemory(at now: Int64) throws {
         guard !finished else { return }
-        var tracked = currentMemory()
-        memory.record(tracked, at: now)
+        let tracked = recordMemory(at: now)
         let profile = configuration.profile
         if tracked > profile.jetsamLimitBytes {
             try kill()
-            memory.record(currentMemory(), at: now)
+            recordMemory(at: queue.now)
             return
         }
         if tracked > profile.memoryWarningBytes, configuration.pipeline.respondsToMemoryWarnings {
@@ -509,21 +518,36 @@ public struct FeedSimulation {
                 warned = true
                 result.memoryWarnings += 1
                 pipeline.memoryCache.removeAll()
-                tracked = currentMemory()
-                memory.record(tracked, at: now)
+                recordMemory(at: now)
             }
         } else {
             warned = false
         }
     }
 
-    func currentMemory() -> Int64 {
+    /// Records the current level of tracked memory (and its parts in the timeline) and returns it.
+    @discardableResult
+    mutating func recordMemory(at now: Int64) -> Int64 {
+        let parts = memoryParts()
+        memory.record(parts.total, at: now)
+        if configuration.recordsTimeline { timeline.observe(parts) }
+        return parts.total
+    }
+
+    func memoryParts() -> MemoryParts {
         var bitmaps: Int64 = 0
         for index in visible {
             if let cell = cells[index], cell.waitingSince == nil, !pipeline.memoryCache.contains(cell.url) {
                 bitmaps += cell.bitmapBytes
             }
         }
-        return pipeline.memoryCache.occupancy.bytes + bitmaps + pipeline.bytesInFlight
+        return MemoryParts(memoryCache: pipeline.memoryCache.occupancy.bytes, bitmaps: bitmaps, inflight: pipeline.bytesInFlight)
+    }
+
+    /// The running totals a timeline's seconds are differences of.
+    var timelineCounters: TimelineCounters {
+        TimelineCounters(stalls: result.stalls.count, apiRequests: result.apiRequests, imageRequests: pipeline.imageRequests,
+                         evictions: pipeline.memoryCache.occupancy.evictions, memoryWarnings: result.memoryWarnings,
+                         jetsamKills: result.jetsamKills)
     }
 }

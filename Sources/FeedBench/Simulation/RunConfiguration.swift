@@ -46,6 +46,8 @@ public struct RunConfiguration: Sendable {
     public var gap: Int64
     public var api: FeedAPIConfiguration
     public var rules: FeedRules
+    /// Whether the run keeps a per-second timeline (`bench run --timeline`); not identity.
+    public var recordsTimeline = false
 
     /// The `scenario` column: the strategy, then `;offline=…` and `;release-viewed` when set.
     public var scenario: String {

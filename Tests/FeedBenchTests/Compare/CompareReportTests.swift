@@ -25,11 +25,11 @@ import Testing
         #expect(lines[3] == "  seed=1 launches=1 scenario=cacheFirst")
         #expect(Array(lines[5...]) == [
             "worse: policy=lru prefetch_window=5 trace=browser",
-            "  hit_rate            0.965217 →   0.955217  -0.010000   -1.0 %  worse   (±0.005000)",
+            "  hit_rate            0.965217 →   0.955217   -0.010000   -1.0 %  worse   (±0.005000)",
             "better: policy=lru prefetch_window=10 trace=browser",
-            "  stalls                     4 →          1         -3  -75.0 %  better  (±5 %)",
+            "  stalls                     4 →          1          -3  -75.0 %  better  (±5 %)",
             "within tolerance: policy=lru prefetch_window=20 trace=browser",
-            "  bytes_downloaded  32146444 B → 32467908 B  +321464 B   +1.0 %  within  (±5 %)",
+            "  bytes_downloaded  30.657 MiB → 30.964 MiB  +0.307 MiB   +1.0 %  within  (±5 %)",
             "only in base: policy=lru prefetch_window=30 trace=skimmer (line 11)",
             "only in new: policy=lru prefetch_window=99 trace=browser (line 49)",
             "47 rows compared: 1 worse, 1 better, 1 within tolerance, 44 unchanged; 1 only in base; 1 only in new",

@@ -1,0 +1,255 @@
+/// Draws a `Chart` as one self-contained `<svg>` element, 600 px wide: title, grid, axes with
+/// titles, stacked areas, reference lines, series (lines and markers, each point with its hover
+/// text) and a legend under the plot. The markup is regular so tests can read it back:
+/// `<svg class="chart" data-chart=KIND>`, `<text class="axis-title">`, one
+/// `<g class="series" data-series=NAME>` per series holding one `class="point"` per point.
+public enum SVGChart {
+    static let width = 600.0
+    static let plotLeft = 76.0
+    static let plotRight = width - 24
+    static let plotHeight = 250.0
+    /// Average advance of a 12 px sans-serif character, for laying out labels and the legend.
+    static let characterWidth = 6.6
+    static let markerRadius = 4.5
+
+    /// The `<svg>` element, ending with a line end.
+    public static func render(_ chart: Chart) -> String {
+        var out = MarkupWriter()
+        let plotTop = chart.subtitle.isEmpty ? 44.0 : 60
+        let plotBottom = plotTop + plotHeight
+
+        // The x positions: numeric, or evenly spaced categories (rotated labels when crowded).
+        let categories: [String]
+        if case let .categorical(names) = chart.xAxis { categories = names } else { categories = [] }
+        let slot = (plotRight - plotLeft) / Double(max(1, categories.count))
+        let rotated = categories.contains { Double($0.count) * characterWidth > slot - 6 }
+        let allX = chart.series.flatMap { $0.points.map(\.x) } + chart.areas.flatMap(\.xs)
+            + (chart.xFitsData ? [] : chart.referenceLines.filter { $0.orientation == .vertical }.map(\.value))
+        let xScale = AxisScale(covering: allX.min() ?? 0, allX.max() ?? 1, includingZero: !chart.xFitsData, from: plotLeft, to: plotRight)
+        func x(_ value: Double) -> Double {
+            categories.isEmpty ? xScale.position(value) : plotLeft + (value + 0.5) * slot
+        }
+        let allY = chart.series.flatMap { $0.points.map(\.y) } + chart.areas.flatMap(\.upper)
+            + chart.referenceLines.filter { $0.orientation == .horizontal }.map(\.value)
+        let yScale = chart.yRange.map { AxisScale(fixed: $0, from: plotBottom, to: plotTop) }
+            ?? AxisScale(covering: allY.min() ?? 0, allY.max() ?? 1, from: plotBottom, to: plotTop)
+        func y(_ value: Double) -> Double { yScale.position(value) }
+
+        let xTitleY = plotBottom + (rotated ? 74 : 40)
+        let legend = legendRows(chart)
+        let legendTop = xTitleY + 14
+        let notesTop = legendTop + Double(legend.count) * 20
+        // A vertical line outside a data-fitted x axis is left out, and said so.
+        let outside = chart.referenceLines.filter { $0.orientation == .vertical && !(xScale.lower...xScale.upper).contains($0.value) }
+        let notes = chart.notes + outside.map { rule in
+            "\(rule.label): off the axis, every point is " + (rule.value > xScale.upper ? "below it" : "above it")
+        }
+        let height = (notesTop + Double(notes.count) * 17 + 8).rounded(.up)
+
+        out.line("<svg class=\"chart\" data-chart=\"\(SVGText.escape(chart.kind))\" xmlns=\"http://www.w3.org/2000/svg\" "
+                 + "viewBox=\"0 0 \(SVGText.px(width)) \(SVGText.px(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
+                 + "role=\"img\" aria-label=\"\(SVGText.escape(chart.title))\">")
+        out.line("<title>\(SVGText.escape(chart.title))</title>")
+        out.label(chart.title, x: plotLeft, y: 22, attributes: "class=\"chart-title\"")
+        if !chart.subtitle.isEmpty { out.label(chart.subtitle, x: plotLeft, y: 40, attributes: "class=\"chart-subtitle\"") }
+
+        // Grid and axes.
+        out.line("<g class=\"grid\">")
+        for tick in yScale.ticks { out.segment(plotLeft, y(tick), plotRight, y(tick)) }
+        if categories.isEmpty { for tick in xScale.ticks { out.segment(x(tick), plotTop, x(tick), plotBottom) } }
+        out.line("</g>")
+        out.line("<g class=\"axis y\">")
+        out.segment(plotLeft, plotTop, plotLeft, plotBottom)
+        for tick in yScale.ticks { out.label(yScale.label(tick), x: plotLeft - 6, y: y(tick) + 4, attributes: "class=\"tick\" text-anchor=\"end\"") }
+        let middle = (plotTop + plotBottom) / 2
+        out.label(chart.yTitle, x: 16, y: middle,
+                 attributes: "class=\"axis-title\" text-anchor=\"middle\" transform=\"rotate(-90 16 \(SVGText.px(middle)))\"")
+        out.line("</g>")
+        out.line("<g class=\"axis x\">")
+        out.segment(plotLeft, plotBottom, plotRight, plotBottom)
+        if categories.isEmpty {
+            for tick in xScale.ticks { out.label(xScale.label(tick), x: x(tick), y: plotBottom + 17, attributes: "class=\"tick\" text-anchor=\"middle\"") }
+        } else {
+            for (index, name) in categories.enumerated() {
+                let position = x(Double(index))
+                out.segment(position, plotBottom, position, plotBottom + 4)
+                if rotated {
+                    let top = plotBottom + 14
+                    out.label(name, x: position, y: top,
+                             attributes: "class=\"tick\" text-anchor=\"end\" transform=\"rotate(-35 \(SVGText.px(position)) \(SVGText.px(top)))\"")
+                } else {
+                    out.label(name, x: position, y: plotBottom + 17, attributes: "class=\"tick\" text-anchor=\"middle\"")
+                }
+            }
+        }
+        out.label(chart.xTitle, x: (plotLeft + plotRight) / 2, y: xTitleY, attributes: "class=\"axis-title\" text-anchor=\"middle\"")
+        out.line("</g>")
+
+        // Stacked areas, then reference lines, then series on top.
+        for area in chart.areas {
+            let upper = zip(area.xs, area.upper).map { "\(SVGText.px(x($0))),\(SVGText.px(y($1)))" }
+            let lower = zip(area.xs, area.lower).reversed().map { "\(SVGText.px(x($0))),\(SVGText.px(y($1)))" }
+            out.line("<polygon class=\"area\" data-area=\"\(SVGText.escape(area.name))\" points=\"\((upper + lower).joined(separator: " "))\" "
+                     + "fill=\"\(area.colour)\" fill-opacity=\"0.85\" stroke=\"#333\" stroke-width=\"0.6\"/>")
+        }
+        var labelYs: [Double] = []
+        for rule in chart.referenceLines where !outside.contains(rule) {
+            out.line("<g class=\"reference\" data-reference=\"\(SVGText.escape(rule.label))\">")
+            let dash = rule.dash.isEmpty ? "" : " stroke-dasharray=\"\(rule.dash)\""
+            switch rule.orientation {
+            case .horizontal:
+                let level = y(rule.value)
+                out.segment(plotLeft, level, plotRight, level, attributes: "stroke=\"\(rule.colour)\" stroke-width=\"1.6\"\(dash)")
+                // Above the line, or below it when another label is already there.
+                var labelY = level - 5
+                if labelYs.contains(where: { abs($0 - labelY) < 14 }) || labelY < plotTop + 10 { labelY = level + 14 }
+                labelYs.append(labelY)
+                out.label(rule.label, x: plotRight - 4, y: labelY, attributes: "class=\"reference-label\" text-anchor=\"end\" fill=\"\(rule.colour)\"")
+            case .vertical:
+                let position = x(rule.value)
+                out.segment(position, plotTop, position, plotBottom, attributes: "stroke=\"\(rule.colour)\" stroke-width=\"1.6\"\(dash)")
+                // At the foot of the line (clear of the horizontal lines' labels), on its left
+                // when it would run past the plot's right edge.
+                let fitsRight = position + 4 + Double(rule.label.count) * characterWidth <= plotRight
+                out.label(rule.label, x: fitsRight ? position + 4 : position - 4, y: plotBottom - 6,
+                          attributes: "class=\"reference-label\" text-anchor=\"\(fitsRight ? "start" : "end")\" fill=\"\(rule.colour)\"")
+            }
+            out.line("</g>")
+        }
+        for series in chart.series {
+            out.line("<g class=\"series\" data-series=\"\(SVGText.escape(series.name))\">")
+            let style = series.style
+            if series.joined, series.points.count > 1 {
+                let path = series.points.enumerated().map { index, point in
+                    (index == 0 ? "M" : "L") + "\(SVGText.px(x(point.x))),\(SVGText.px(y(point.y)))"
+                }.joined()
+                let dash = style.dash.isEmpty ? "" : " stroke-dasharray=\"\(style.dash)\""
+                out.line("<path class=\"line\" d=\"\(path)\" fill=\"none\" stroke=\"\(style.colour)\" stroke-width=\"2\"\(dash)/>")
+            }
+            for point in series.points {
+                out.line("<path class=\"point\" d=\"\(markerPath(style.marker, x(point.x), y(point.y), markerRadius))\" "
+                         + markerPaint(style) + "><title>\(SVGText.escape(point.note))</title></path>")
+            }
+            out.line("</g>")
+        }
+
+        // Legend rows under the x title; then notes.
+        out.line("<g class=\"legend\">")
+        for (row, entries) in legend.enumerated() {
+            var left = plotLeft
+            let middle = legendTop + Double(row) * 20 + 6
+            for entry in entries {
+                switch entry {
+                case let .series(series):
+                    let dash = series.style.dash.isEmpty ? "" : " stroke-dasharray=\"\(series.style.dash)\""
+                    if series.joined {
+                        out.segment(left, middle, left + 28, middle, attributes: "stroke=\"\(series.style.colour)\" stroke-width=\"2\"\(dash)")
+                    }
+                    out.line("<path d=\"\(markerPath(series.style.marker, left + 14, middle, markerRadius))\" \(markerPaint(series.style))/>")
+                    out.label(series.name, x: left + 34, y: middle + 4, attributes: "class=\"legend-label\"")
+                case let .area(area):
+                    out.line("<rect x=\"\(SVGText.px(left + 4))\" y=\"\(SVGText.px(middle - 6))\" width=\"20\" height=\"12\" fill=\"\(area.colour)\" stroke=\"#333\" stroke-width=\"0.6\"/>")
+                    out.label(area.name, x: left + 34, y: middle + 4, attributes: "class=\"legend-label\"")
+                }
+                left += legendWidth(entry)
+            }
+        }
+        out.line("</g>")
+        for (index, note) in notes.enumerated() {
+            out.label(note, x: plotLeft, y: notesTop + 12 + Double(index) * 17, attributes: "class=\"chart-note\"")
+        }
+        out.line("</svg>")
+        return out.text
+    }
+
+    /// A legend entry: a series (line sample and marker) or an area (a swatch).
+    enum LegendEntry {
+        case series(Chart.Series)
+        case area(Chart.Area)
+
+        var name: String {
+            switch self {
+            case let .series(series): series.name
+            case let .area(area): area.name
+            }
+        }
+    }
+
+    static func legendWidth(_ entry: LegendEntry) -> Double { 34 + Double(entry.name.count) * characterWidth + 18 }
+
+    /// The legend's entries (areas first, bottom of the stack first), wrapped to the plot's width.
+    static func legendRows(_ chart: Chart) -> [[LegendEntry]] {
+        let entries = chart.areas.map(LegendEntry.area) + chart.series.map(LegendEntry.series)
+        var rows: [[LegendEntry]] = []
+        var row: [LegendEntry] = [], used = 0.0
+        for entry in entries {
+            let entryWidth = legendWidth(entry)
+            if !row.isEmpty, used + entryWidth > legendSpan {
+                rows.append(row)
+                row = []
+                used = 0
+            }
+            row.append(entry)
+            used += entryWidth
+        }
+        if !row.isEmpty { rows.append(row) }
+        return rows
+    }
+
+    /// How wide a legend row may be.
+    static let legendSpan = plotRight - plotLeft + 16
+
+    static func markerPaint(_ style: SeriesStyle) -> String {
+        let fill = style.hollow || style.marker == .cross || style.marker == .plus ? "#fff" : style.colour
+        return "fill=\"\(fill)\" stroke=\"\(style.colour)\" stroke-width=\"1.6\""
+    }
+
+    /// An SVG path of `marker` centred on (x, y), about `r` from the centre to its edge.
+    static func markerPath(_ marker: SeriesStyle.Marker, _ x: Double, _ y: Double, _ r: Double) -> String {
+        if marker == .circle {
+            let (left, radius, across) = (SVGText.px(x - r), SVGText.px(r), SVGText.px(2 * r))
+            return "M\(left),\(SVGText.px(y))a\(radius),\(radius) 0 1,0 \(across),0a\(radius),\(radius) 0 1,0 -\(across),0Z"
+        }
+        var path = ""
+        for (index, corner) in (outlines[marker] ?? []).enumerated() {
+            let px = SVGText.px(x + corner.0 * r), py = SVGText.px(y + corner.1 * r)
+            path += (index == 0 ? "M" : "L") + px + "," + py
+        }
+        return path + "Z"
+    }
+
+    /// Each polygonal marker's corners for a radius of 1 (y down). The star's points alternate
+    /// between radius 1.4 and 0.6, its sines and cosines written out so no trigonometry runs.
+    static let outlines: [SeriesStyle.Marker: [(Double, Double)]] = [
+        .square: [(-0.85, -0.85), (0.85, -0.85), (0.85, 0.85), (-0.85, 0.85)],
+        .triangle: [(0, -1.15), (1.05, 0.75), (-1.05, 0.75)],
+        .invertedTriangle: [(0, 1.15), (1.05, -0.75), (-1.05, -0.75)],
+        .diamond: [(0, -1.2), (1.2, 0), (0, 1.2), (-1.2, 0)],
+        .cross: [(-0.9, -0.55), (-0.55, -0.9), (0, -0.35), (0.55, -0.9), (0.9, -0.55), (0.35, 0), (0.9, 0.55), (0.55, 0.9),
+                 (0, 0.35), (-0.55, 0.9), (-0.9, 0.55), (-0.35, 0)],
+        .plus: [(-0.35, -1.1), (0.35, -1.1), (0.35, -0.35), (1.1, -0.35), (1.1, 0.35), (0.35, 0.35), (0.35, 1.1), (-0.35, 1.1),
+                (-0.35, 0.35), (-1.1, 0.35), (-1.1, -0.35), (-0.35, -0.35)],
+        .star: [(0, -1.4), (0.353, -0.485), (1.331, -0.433), (0.571, 0.185), (0.823, 1.133), (0, 0.6), (-0.823, 1.133),
+                (-0.571, 0.185), (-1.331, -0.433), (-0.353, -0.485)],
+    ]
+}
+
+/// Accumulates SVG or HTML markup.
+struct MarkupWriter {
+    private(set) var text = ""
+
+    mutating func line(_ markup: String) {
+        text += markup
+        text += "\n"
+    }
+
+    mutating func append(_ markup: String) { text += markup }
+
+    mutating func segment(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, attributes: String = "") {
+        line("<line x1=\"\(SVGText.px(x1))\" y1=\"\(SVGText.px(y1))\" x2=\"\(SVGText.px(x2))\" y2=\"\(SVGText.px(y2))\"\(attributes.isEmpty ? "" : " " + attributes)/>")
+    }
+
+    mutating func label(_ content: String, x: Double, y: Double, attributes: String) {
+        line("<text x=\"\(SVGText.px(x))\" y=\"\(SVGText.px(y))\" \(attributes)>\(SVGText.escape(content))</text>")
+    }
+}

@@ -1,0 +1,65 @@
+/// The rows of one or more results files, as `bench report` draws them: each run once (an
+/// identity found in two files is refused), in file order, with its figures by column name.
+struct ReportRows {
+    /// One run: its identity cells and figures (scaled as `ResultMetric.all` says).
+    struct Row: Sendable {
+        let identity: [String]
+        let values: [Int64]
+
+        var profile: String { identity[ReportRows.profile] }
+        var policy: String { identity[ReportRows.policy] }
+        var memoryLimit: String { identity[ReportRows.memoryLimit] }
+        var diskLimit: String { identity[ReportRows.diskLimit] }
+        var window: String { identity[ReportRows.window] }
+        var trace: String { identity[ReportRows.trace] }
+
+        /// The figure of column `name` (one of `ResultMetric.all`), scaled.
+        func value(_ name: String) -> Int64 { values[ReportRows.metricIndex[name]!] }
+
+        /// The run as `MatrixSummary` counts it.
+        var summaryRun: MatrixSummary.Run {
+            MatrixSummary.Run(policy: policy, memoryLimitBytes: Int64(memoryLimit) ?? 0, window: window,
+                              stalls: Int(value("stalls")), stallP95Milliseconds: Double(value("stall_ms_p95")) / 1000,
+                              displays: Int(value("displays")), hits: Int(value("memory_hits") + value("disk_hits")),
+                              peakMemoryBytes: value("peak_memory_bytes"), imageRequests: Int(value("image_requests")),
+                              bytesDownloaded: value("bytes_downloaded"), memoryWarnings: Int(value("memory_warnings")),
+                              jetsamKills: Int(value("jetsam_kills")))
+        }
+    }
+
+    static let profile = column("profile"), network = column("network"), policy = column("policy")
+    static let memoryLimit = column("memory_limit_bytes"), diskLimit = column("disk_limit_bytes")
+    static let window = column("prefetch_window"), trace = column("trace")
+    static let metricIndex = Dictionary(uniqueKeysWithValues: ResultMetric.all.enumerated().map { ($0.element.name, $0.offset) })
+
+    static func column(_ name: String) -> Int { RunResult.identityColumns.firstIndex(of: name)! }
+
+    let rows: [Row]
+
+    init(_ files: [ResultsFile]) throws {
+        var firstSeen: [[String]: (path: String, line: Int)] = [:]
+        var rows: [Row] = []
+        for file in files {
+            for row in file.rows {
+                if let earlier = firstSeen[row.identity] {
+                    throw InputError(source: file.path, line: row.line,
+                                     "expected each run once across the results files, found the identity of \(earlier.path):\(earlier.line) again")
+                }
+                firstSeen[row.identity] = (file.path, row.line)
+                rows.append(Row(identity: row.identity, values: row.values))
+            }
+        }
+        self.rows = rows
+    }
+
+    /// `items`' distinct keys in the order they first appear.
+    static func distinct<Key: Hashable>(_ keys: [Key]) -> [Key] {
+        var seen = Set<Key>()
+        return keys.filter { seen.insert($0).inserted }
+    }
+
+    /// Profiles in the order they first appear, each with its rows.
+    var byProfile: [(profile: String, rows: [Row])] {
+        Self.distinct(rows.map(\.profile)).map { name in (name, rows.filter { $0.profile == name }) }
+    }
+}

@@ -1,0 +1,103 @@
+import FeedBench
+import Foundation
+import Testing
+
+/// `bench report`'s page read back as markup: the charts a person expects, with the series,
+/// points, axis titles, limits and recommendation that the results say they should have.
+@Suite struct HTMLReportTests {
+    static let lowEnd = SharedFiles.packageRoot.appendingPathComponent("results/low-end.csv").path
+
+    static func page(_ paths: [String] = [lowEnd], timeline: String? = nil) throws -> MarkupElement {
+        let results = try paths.map { try ResultsFile.read(path: $0) }
+        let timelineFile = try timeline.map { try TimelineFile.read(path: $0, matching: results) }
+        return try MarkupElement.parse(HTMLReport.render(results: results, timeline: timelineFile))
+    }
+
+    static func charts(_ page: MarkupElement, _ kind: String) -> [MarkupElement] {
+        page.all("svg", class: "chart").filter { $0.attributes["data-chart"] == kind }
+    }
+
+    static func series(_ chart: MarkupElement) -> [(name: String, points: Int)] {
+        chart.all("g", class: "series").map { ($0.attributes["data-series"] ?? "", $0.all("path", class: "point").count) }
+    }
+
+    static func axisTitles(_ chart: MarkupElement) -> [String] { chart.all("text", class: "axis-title").map(\.allText) }
+
+    @Test func windowChartsHaveOneSeriesPerPolicyAndOnePointPerWindow() throws {
+        let page = try Self.page()
+        for kind in ["hit-rate", "stall-p95", "peak-memory"] {
+            let charts = Self.charts(page, kind)
+            #expect(charts.count == 2, "\(kind): one chart per trace (browser, skimmer)")
+            for chart in charts {
+                let series = Self.series(chart)
+                #expect(series.map(\.name) == ["lru", "lfu", "fifo", "ttl:max-age=300"])
+                #expect(series.allSatisfy { $0.points == 6 }, "windows 0, 5, 10, 20, 30, 50")
+                #expect(Self.axisTitles(chart).last == "prefetch window (items ahead)")
+                #expect(chart.all("path", class: "line").count == 4)
+            }
+        }
+        // The y axis's title, then the x axis's.
+        #expect(Self.axisTitles(Self.charts(page, "hit-rate")[0]) == ["hit rate (%, memory + disk)", "prefetch window (items ahead)"])
+        #expect(Self.axisTitles(Self.charts(page, "stall-p95")[0]).first == "p95 stall (ms)")
+        #expect(Self.axisTitles(Self.charts(page, "peak-memory")[0]).first == "peak tracked memory (MiB)")
+    }
+
+    @Test func peakMemoryShowsTheProfilesLimits() throws {
+        let chart = Self.charts(try Self.page(), "peak-memory")[0]
+        let limits = chart.all("g", class: "reference").map { $0.attributes["data-reference"] ?? "" }
+        let profile = DeviceProfile.lowEnd
+        #expect(limits == ["memory warning \(FixedPoint.mebibytes(profile.memoryWarningBytes))",
+                           "jetsam limit \(FixedPoint.mebibytes(profile.jetsamLimitBytes))"])
+    }
+
+    @Test func paretoMarksMatrixSummarysRecommendation() throws {
+        let page = try Self.page()
+        let pareto = Self.charts(page, "pareto")
+        #expect(pareto.count == 1)
+        let series = Self.series(pareto[0])
+        let rows = try ResultsFile.read(path: Self.lowEnd).rows
+        let configurations = Set(rows.map { [$0.identity[2], $0.identity[3], $0.identity[5]] }).count
+        #expect(series.filter { ["within the memory limit", "over the limit"].contains($0.name) }.reduce(0) { $0 + $1.points } == configurations)
+        let recommended = try #require(series.first { $0.name.hasPrefix("recommended: ") })
+        #expect(recommended.points == 1)
+        // The same rule as bench run's summary: the committed baseline's recommendation.
+        #expect(recommended.name == "recommended: lru, 450.0 MiB, window 5")
+        let front = try #require(series.first { $0.name == "Pareto front" })
+        #expect(front.points >= 1 && front.points <= configurations)
+        #expect(page.all("p", class: "recommendation").first?.allText.contains("lru, memory cache 450.0 MiB, prefetch window 5") == true)
+    }
+
+    @Test func tableHasEveryRowAndSortsNumbersByValue() throws {
+        let page = try Self.page()
+        let table = try #require(page.all("table", class: "sortable").first)
+        #expect(table.all("tr").count == 1 + 48)
+        let headers = table.all("th")
+        #expect(headers.contains { $0.allText == "peak memory" && $0.attributes["data-type"] == "number" })
+        let firstRow = table.all("tbody")[0].all("tr")[0].all("td")
+        #expect(firstRow.count == headers.count)
+        #expect(page.all("script").count == 1)
+        #expect(!page.all("script")[0].text.contains("http"))
+    }
+
+    @Test func theSameInputsGiveTheSameBytes() throws {
+        let results = [try ResultsFile.read(path: Self.lowEnd)]
+        #expect(try HTMLReport.render(results: results) == HTMLReport.render(results: results))
+    }
+
+    @Test func aProfileThatIsNotBuiltInIsDrawnWithoutLimitsAndSaysSo() throws {
+        let text = try String(contentsOfFile: Self.lowEnd, encoding: .utf8).replacingOccurrences(of: "\nlow-end,", with: "\nmy-phone,")
+        let page = try Self.page([SharedFiles.write(text)])
+        let chart = Self.charts(page, "peak-memory")[0]
+        #expect(chart.all("g", class: "reference").isEmpty)
+        #expect(chart.all("text", class: "chart-note").map(\.allText)
+            == ["Profile \"my-phone\" is not built in: its memory-warning threshold and jetsam limit are unknown, not drawn."])
+        #expect(!Self.series(Self.charts(page, "pareto")[0]).contains { $0.name.hasPrefix("recommended") })
+    }
+
+    @Test func runsRepeatedAcrossFilesAreRefused() throws {
+        #expect(throws: InputError(source: Self.lowEnd, line: 2,
+                                   "expected each run once across the results files, found the identity of \(Self.lowEnd):2 again")) {
+            try HTMLReport.render(results: [ResultsFile.read(path: Self.lowEnd), ResultsFile.read(path: Self.lowEnd)])
+        }
+    }
+}
