@@ -45,13 +45,13 @@ import Testing
     }
 
     @Test func refusesAnEmptyOrHeaderOnlyTrace() {
-        #expect(refusal("")?.message.contains("no requests") == true)
-        #expect(refusal("time,obj_id,obj_size\n")?.message.contains("no requests") == true)
+        #expect(refusal("")?.message.contains("found no request") == true)
+        #expect(refusal("time,obj_id,obj_size\n")?.message.contains("found no request") == true)
     }
 
     @Test func refusesALineLongerThanTheLimitWithoutBufferingIt() throws {
         let path = try SharedFiles.write("1,1,1\n" + String(repeating: "9", count: 3 << 20) + "\n")
-        #expect(throws: InputError(source: path, line: 2, "line is longer than 1048576 bytes")) {
+        #expect(throws: InputError(source: path, line: 2, "expected lines of at most 1048576 bytes, found a longer one")) {
             try KeyTraceReader(path: path).load()
         }
     }

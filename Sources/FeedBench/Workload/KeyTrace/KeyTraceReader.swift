@@ -50,9 +50,15 @@ public struct KeyTraceSummary: Sendable, Equatable {
 /// length.
 public struct KeyTraceReader {
     public static let columns = ["time", "obj_id", "obj_size"]
-    public let path: String
+    /// The file's path (or the in-memory trace's name), for messages.
+    public var path: String { lines.path }
+    let lines: LineReader
 
-    public init(path: String) { self.path = path }
+    /// A reader of the trace file at `path`.
+    public init(path: String) { lines = LineReader(path: path) }
+
+    /// A reader of a trace already in memory, named `name` in messages (tests, fuzzing).
+    public init(bytes: [UInt8], name: String) { lines = LineReader(bytes: bytes, name: name) }
 
     /// Reads the whole trace, handing `body` batches of up to `batchSize` requests in order.
     @discardableResult
@@ -61,7 +67,7 @@ public struct KeyTraceReader {
         var summary = KeyTraceSummary()
         var previousTime: Int64 = 0
         var seenData = false
-        try LineReader(path: path).forEachLine { line, number in
+        try lines.forEachLine { line, number in
             if line.isEmpty { return }
             if !seenData {
                 seenData = true
@@ -90,7 +96,7 @@ public struct KeyTraceReader {
         }
         if batch.count > 0 { try body(batch) }
         if summary.requests + summary.zeroSizeRequests == 0 {
-            throw InputError(source: path, "no requests: expected lines of time,obj_id,obj_size")
+            throw InputError(source: path, line: 1, "expected lines of time,obj_id,obj_size, found no request")
         }
         return summary
     }
