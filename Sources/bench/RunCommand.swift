@@ -78,6 +78,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Runs simulated in parallel (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(help: ArgumentHelp("Keep each run's SQLite feed store in this folder (one file per run, named after its identity) and continue from it on the next invocation (default: a fresh in-memory store per run).", valueName: "folder"))
+    var store: String?
+
     func run() throws {
         let started = DispatchTime.now()
         let device = try DeviceProfile.named(profile)
@@ -118,7 +121,8 @@ struct RunCommand: ParsableCommand {
             runs[i].bufferLimit = buffer
         }
 
-        let results = try RunBatch.run(runs, jobs: jobs)
+        if let store { try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true) }
+        let results = try RunBatch.run(runs, jobs: jobs, storeDirectory: store)
         let destination = out ?? "results/\(device.name).csv"
         let folder = (destination as NSString).deletingLastPathComponent
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }

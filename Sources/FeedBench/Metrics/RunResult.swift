@@ -64,6 +64,12 @@ public struct RunResult: Sendable, Equatable {
         ([csvHeader] + results.map(\.csvRow)).joined(separator: "\n") + "\n"
     }
 
+    /// The identity columns' values (unquoted), in `identityColumns` order.
+    public var identity: [String] {
+        [profile, network, policy, String(memoryLimitBytes), String(diskLimitBytes), prefetchWindow, trace,
+         String(seed), String(launches), scenario]
+    }
+
     /// (memory hits + disk hits) / displays.
     public var hitRate: String { FixedPoint.ratio(Int64(memoryHits + diskHits), Int64(displays), decimals: 6) }
     public var memoryHitRate: String { FixedPoint.ratio(Int64(memoryHits), Int64(displays), decimals: 6) }
@@ -129,9 +135,7 @@ public struct LaunchFigures: Sendable, Equatable {
     public static func csv(_ results: [RunResult]) -> String {
         var lines = [(RunResult.identityColumns + columns).joined(separator: ",")]
         for result in results {
-            let identity = [result.profile, result.network, result.policy, String(result.memoryLimitBytes),
-                            String(result.diskLimitBytes), result.prefetchWindow, result.trace, String(result.seed),
-                            String(result.launches), result.scenario].map(CSVText.field)
+            let identity = result.identity.map(CSVText.field)
             for figures in result.launchFigures {
                 let values = [String(figures.launch), figures.firstImage.map { FixedPoint.ratio($0, 1_000_000, decimals: 3) } ?? "",
                               String(figures.displays), String(figures.displaysOffline), String(figures.apiRequests),

@@ -97,3 +97,34 @@ public struct RunConfiguration: Sendable {
                                 pipeline: pipeline, window: window, workload: workload, seed: seed)
     }
 }
+
+extension RunResult {
+    /// An empty row carrying `configuration`'s identity columns.
+    init(identityOf configuration: RunConfiguration) {
+        let pipeline = configuration.pipeline
+        self.init(profile: configuration.profile.name, network: configuration.network.name,
+                  policy: pipeline.label ?? pipeline.memoryPolicy.description,
+                  memoryLimitBytes: pipeline.memoryLimits.maxBytes ?? 0, diskLimitBytes: pipeline.diskLimits.maxBytes ?? 0,
+                  prefetchWindow: configuration.window.description, trace: configuration.workload.name,
+                  seed: configuration.seed, launches: configuration.launches)
+        scenario = configuration.scenario
+    }
+}
+
+extension RunConfiguration {
+    /// The run's feed-store file in a `--store` folder, named after its identity columns: those
+    /// values with every byte outside `A-Z a-z 0-9 . _ + = -` replaced by `_`, joined by `_`
+    /// and cut to 120 bytes, then a 64-bit FNV-1a hash of the exact values (so two identities
+    /// that read alike never share a file): `low-end_lte_lru_471859200_…_cacheFirst-1f0c….sqlite`.
+    public var storeFileName: String {
+        let identity = RunResult(identityOf: self).identity
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+=-".utf8)
+        let readable = identity.joined(separator: "_").utf8.prefix(120).map { allowed.contains($0) ? $0 : UInt8(ascii: "_") }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in identity.joined(separator: "\u{1F}").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(decoding: readable, as: UTF8.self) + "-" + String(repeating: "0", count: 16 - hex.count) + hex + ".sqlite"
+    }
+}
