@@ -90,4 +90,19 @@ import Glibc
         #expect(continued != plain)
         #expect(try run(store: "b", out: "b2.csv") == continued)
     }
+
+    @Test func aStoreFileThatIsNotADatabaseIsRefused() throws {
+        let folder = try BenchProcess.scratch()
+        let store = folder.appendingPathComponent("store")
+        let run = ["run", "--profile", "low-end", "--policy", "lru", "--window", "0", "--trace", "browser", "--duration", "1s",
+                   "--store", store.path, "--out", folder.appendingPathComponent("out.csv").path]
+        #expect(try BenchProcess.run(run).status == 0)
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: store.path).first { $0.hasSuffix(".sqlite") })
+        try Data("garbage".utf8).write(to: store.appendingPathComponent(file))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("out.csv"))
+        let refused = try BenchProcess.run(run)
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "bench: \(store.path)/\(file): cannot open the feed store: file is not a database\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.csv").path))
+    }
 }

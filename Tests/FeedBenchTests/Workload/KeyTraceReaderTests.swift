@@ -44,6 +44,13 @@ import Testing
         #expect(refusal("1, 2,3\n")?.field == "obj_id")
     }
 
+    /// Regression: two requests of 2^63−1 bytes overflowed the total and trapped.
+    @Test func refusesATotalSizePast2To63Bytes() {
+        let error = refusal("0,1,9223372036854775807\n1,2,9223372036854775807\n")
+        #expect(error?.line == 2 && error?.field == "obj_size")
+        #expect(error?.message == "expected sizes that keep the trace's total under 2^63 bytes, found 9223372036854775807 after 9223372036854775807")
+    }
+
     @Test func refusesAnEmptyOrHeaderOnlyTrace() {
         #expect(refusal("")?.message.contains("found no request") == true)
         #expect(refusal("time,obj_id,obj_size\n")?.message.contains("found no request") == true)

@@ -43,8 +43,8 @@ public struct KeyTraceSummary: Sendable, Equatable {
 /// Accepted: a header line `time,obj_id,obj_size` or none (a first line starting with a digit
 /// is data), CRLF line ends, a UTF-8 byte-order mark, blank lines (skipped). Refused, with the
 /// line and column: any other header, a line without exactly three fields, a field that is not a
-/// non-negative decimal integer (ids up to 2^64−1, times and sizes up to 2^63−1), and a time
-/// earlier than the line before. Requests of size 0 are counted and dropped.
+/// non-negative decimal integer (ids up to 2^64−1, times and sizes up to 2^63−1), a time
+/// earlier than the line before, and a size that takes the trace's total past 2^63−1 bytes. Requests of size 0 are counted and dropped.
 ///
 /// Parsing is byte-level and allocation-free per line; memory is O(batch) whatever the trace's
 /// length.
@@ -86,8 +86,14 @@ public struct KeyTraceReader {
                 summary.zeroSizeRequests += 1
                 return
             }
+            // Bounding the total bounds every sum a replay makes of request sizes.
+            let (total, overflow) = summary.requestedBytes.addingReportingOverflow(size)
+            guard !overflow else {
+                throw InputError(source: path, line: number, field: "obj_size",
+                                 "expected sizes that keep the trace's total under 2^63 bytes, found \(size) after \(summary.requestedBytes)")
+            }
             summary.requests += 1
-            summary.requestedBytes += size
+            summary.requestedBytes = total
             batch.append(time: time, key: key, size: size)
             if batch.count == batchSize {
                 try body(batch)
