@@ -64,6 +64,9 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var jobs: JobsOption
 
+    @Option(help: ArgumentHelp("Keep each run's SQLite feed store in this folder (one file per run, named after its identity) and continue from it on the next invocation (default: a fresh in-memory store per run).", valueName: "folder"))
+    var store: String?
+
     func run() throws {
         let started = DispatchTime.now()
         if policy != nil && preset != nil {
@@ -97,7 +100,8 @@ struct RunCommand: ParsableCommand {
             run.recordsTimeline = timeline != nil
             return run
         }
-        let results = try RunBatch.run(runs, jobs: try jobs.checked())
+        if let store { try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true) }
+        let results = try RunBatch.run(runs, jobs: try jobs.checked(), storeDirectory: store)
         let destination = out ?? "results/\(device.name).csv"
         CommandOutput.createFolder(of: destination)
         try AtomicFile.write(RunResult.csv(results), to: destination)

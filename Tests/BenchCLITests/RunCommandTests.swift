@@ -47,7 +47,7 @@ import Testing
         (["--profile", "low-end", "--gap", "8x"], "--gap: expected a duration like 30s, 5m or 8h, found \"8x\""),
         (["--profile", "low-end", "--offline", "soon"], "--offline: expected START-END (e.g. 0s-30s) or launch:N"),
         (["--profile", "low-end", "--policy", "belady"], "--policy: belady needs every future request"),
-        (["--profile", "/nonexistent/phone.json"], "/nonexistent/phone.json: cannot read the profile file"),
+        (["--profile", "/nonexistent/phone.json"], "/nonexistent/phone.json: cannot open: No such file or directory"),
     ])
     func refusesBadInputInOneLineAndWritesNothing(arguments: [String], message: String) throws {
         let folder = try BenchProcess.scratch()

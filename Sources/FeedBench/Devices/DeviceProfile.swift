@@ -91,49 +91,100 @@ extension DeviceProfile {
         throw InputError(source: "--profile", "unknown profile \(InputError.quote(text)); expected one of \(builtIn.map(\.name).joined(separator: ", ")) or a .json file")
     }
 
-    /// Reads a profile from JSON: an object with every field of `DeviceProfile` (names as in
-    /// the Swift type, sizes in bytes, times in nanoseconds), validated field by field.
+    /// Reads a profile from a JSON file (see `init(json:source:)`).
     public static func load(path: String) throws -> DeviceProfile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError(source: path, "cannot read the profile file")
-        }
-        let profile: DeviceProfile
-        do {
-            profile = try JSONDecoder().decode(DeviceProfile.self, from: data)
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw InputError(source: path, field: key.stringValue, "missing; every field of a profile is required (see README)")
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw InputError(source: path, field: context.codingPath.map(\.stringValue).joined(separator: "."), "expected a \(context.debugDescription.lowercased())")
-        } catch let DecodingError.dataCorrupted(context) {
-            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw InputError(source: path, field: field.isEmpty ? nil : field, "expected a JSON object of profile fields: \(context.debugDescription)")
-        } catch {
-            throw InputError(source: path, "expected a JSON object of profile fields")
-        }
-        try profile.validate(source: path)
-        return profile
+        try DeviceProfile(json: CSVTable.readBytes(path: path), source: path)
     }
 
-    /// Checks every field's range; throws naming the first bad field.
-    public func validate(source: String) throws {
-        func check(_ ok: Bool, _ field: String, _ expected: String) throws {
-            if !ok { throw InputError(source: source, field: field, "expected \(expected)") }
+    /// The largest size a profile may give (1 TiB): far beyond any phone, and small enough
+    /// that the simulator's arithmetic on sizes and times cannot overflow.
+    public static let maximumBytes: Int64 = 1 << 40
+
+    /// The fields of a profile JSON object, in the order README lists them.
+    public static let jsonFields = [
+        "name", "model", "screenWidth", "screenHeight", "scale", "refreshRate", "columns", "ramBytes",
+        "memoryWarningBytes", "jetsamLimitBytes", "decodeBytesPerSecond", "diskReadBytesPerSecond",
+        "diskReadLatency", "defaultNetwork", "memoryCacheBytes", "diskCacheBytes",
+    ]
+
+    /// Parses a profile from JSON bytes: one object with every field of `jsonFields` and no
+    /// other (names as in the Swift type, sizes in bytes, times in nanoseconds), each checked
+    /// for its type and range. Every refusal names `source`, the line and the field.
+    public init(json bytes: [UInt8], source: String) throws {
+        let object = try FlatJSONObject(parsing: bytes, source: source)
+        var fields: [String: FlatJSONObject.Field] = [:]
+        for field in object.fields {
+            guard Self.jsonFields.contains(field.key) else {
+                throw InputError(source: source, line: field.line, field: field.key,
+                                 "expected one of the profile fields (\(Self.jsonFields.joined(separator: ", "))), found an unknown one")
+            }
+            fields[field.key] = field
         }
-        try check(!name.isEmpty && !name.contains(","), "name", "a non-empty name without commas")
-        try check(screenWidth > 0 && screenWidth <= 10_000, "screenWidth", "points in (0, 10000]")
-        try check(screenHeight > 0 && screenHeight <= 10_000, "screenHeight", "points in (0, 10000]")
-        try check(scale >= 1 && scale <= 4, "scale", "a scale in [1, 4]")
-        try check((24...240).contains(refreshRate), "refreshRate", "frames per second in 24...240")
-        try check((1...8).contains(columns), "columns", "1...8 columns")
-        try check(ramBytes > 0, "ramBytes", "a positive size")
-        try check(memoryWarningBytes > 0, "memoryWarningBytes", "a positive size")
-        try check(jetsamLimitBytes >= memoryWarningBytes, "jetsamLimitBytes", "a size no smaller than memoryWarningBytes")
-        try check(decodeBytesPerSecond > 0, "decodeBytesPerSecond", "a positive rate")
-        try check(diskReadBytesPerSecond > 0, "diskReadBytesPerSecond", "a positive rate")
-        try check(diskReadLatency >= 0, "diskReadLatency", "a non-negative time in nanoseconds")
-        try check(NetworkProfile.builtIn.contains { $0.name == defaultNetwork }, "defaultNetwork",
-                  "one of \(NetworkProfile.builtIn.map(\.name).joined(separator: ", "))")
-        try check(memoryCacheBytes > 0, "memoryCacheBytes", "a positive size")
-        try check(diskCacheBytes > 0, "diskCacheBytes", "a positive size")
+        if let missing = Self.jsonFields.first(where: { fields[$0] == nil }) {
+            throw InputError(source: source, line: object.closingLine, field: missing,
+                             "expected every field of a profile (see README), found this one missing")
+        }
+        func field(_ name: String) -> FlatJSONObject.Field { fields[name]! }
+        func refuse(_ name: String, _ expected: String) -> InputError {
+            let field = field(name)
+            let found: String
+            switch field.value {
+            case .string(let text): found = "the string " + InputError.quote(text)
+            case .number(let text): found = InputError.quote(text)
+            }
+            return InputError(source: source, line: field.line, field: name, "expected \(expected), found \(found)")
+        }
+        func text(_ name: String, _ expected: String, _ accept: (String) -> Bool) throws -> String {
+            guard case .string(let value) = field(name).value, accept(value) else { throw refuse(name, expected) }
+            return value
+        }
+        func integer(_ name: String, _ range: ClosedRange<Int64>, _ unit: String) throws -> Int64 {
+            guard case .number(let value) = field(name).value, let number = Int64(value), range.contains(number) else {
+                throw refuse(name, "an integer \(unit) in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return number
+        }
+        func real(_ name: String, _ range: ClosedRange<Double>, _ unit: String) throws -> Double {
+            guard case .number(let value) = field(name).value, let number = Double(value), range.contains(number) else {
+                throw refuse(name, "a number of \(unit) in \(Self.describe(range.lowerBound))...\(Self.describe(range.upperBound))")
+            }
+            return number
+        }
+        let sizes: ClosedRange<Int64> = 1...Self.maximumBytes
+        let rates: ClosedRange<Int64> = 1_000_000...1_000_000_000_000
+        let networks = NetworkProfile.builtIn.map(\.name)
+        self.init(
+            name: try text("name", "1 to 64 letters, digits, '.', '_' or '-', not starting with '.' (it names results/<name>.csv)") { name in
+                (1...64).contains(name.utf8.count) && !name.hasPrefix(".")
+                    && name.utf8.allSatisfy { byte in
+                        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+                    }
+            },
+            model: try text("model", "a description of up to 200 bytes without control characters") { model in
+                model.utf8.count <= 200 && model.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+            },
+            screenWidth: try real("screenWidth", 1...10_000, "points"),
+            screenHeight: try real("screenHeight", 1...10_000, "points"),
+            scale: try real("scale", 1...4, "pixels per point"),
+            refreshRate: Int(try integer("refreshRate", 24...240, "of frames per second")),
+            columns: Int(try integer("columns", 1...8, "count of columns")),
+            ramBytes: try integer("ramBytes", sizes, "of bytes"),
+            memoryWarningBytes: try integer("memoryWarningBytes", sizes, "of bytes"),
+            jetsamLimitBytes: try integer("jetsamLimitBytes", sizes, "of bytes"),
+            decodeBytesPerSecond: try integer("decodeBytesPerSecond", rates, "of bytes per second"),
+            diskReadBytesPerSecond: try integer("diskReadBytesPerSecond", rates, "of bytes per second"),
+            diskReadLatency: try integer("diskReadLatency", 0...60_000_000_000, "of nanoseconds"),
+            defaultNetwork: try text("defaultNetwork", "one of \(networks.joined(separator: ", "))") { networks.contains($0) },
+            memoryCacheBytes: try integer("memoryCacheBytes", sizes, "of bytes"),
+            diskCacheBytes: try integer("diskCacheBytes", sizes, "of bytes"))
+        guard jetsamLimitBytes >= memoryWarningBytes else {
+            throw refuse("jetsamLimitBytes", "a size no smaller than memoryWarningBytes (\(memoryWarningBytes))")
+        }
+    }
+
+    /// `1`, `10000`, `0.5`: a range bound without a needless `.0`.
+    static func describe(_ bound: Double) -> String {
+        bound == bound.rounded() ? String(Int64(bound)) : String(bound)
     }
 }

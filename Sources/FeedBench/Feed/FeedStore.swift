@@ -11,6 +11,9 @@ import GRDB
 /// - `viewed_url` — every URL ever viewed, with when it was first viewed. It outlives the
 ///   `image` row, which the 300-row sliding window eventually deletes, so an image shown once is
 ///   never stored, hence never offered, again.
+/// - `session` — one row per finished run on a file-backed store (`bench run --store`): its
+///   number (0, 1, …) and the virtual time it ended, so the next run continues the app's
+///   clock and history instead of starting over.
 ///
 /// A file-backed store uses WAL journaling with `synchronous = NORMAL` (the usual iOS set-up)
 /// and keeps its rows across launches. URLs are stored as their 64-bit pattern. Every statement
@@ -39,6 +42,10 @@ public final class FeedStore: Sendable {
         CREATE TABLE IF NOT EXISTS viewed_url (
             url INTEGER PRIMARY KEY,
             viewed_at INTEGER NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS session (
+            number INTEGER PRIMARY KEY,
+            ended_at INTEGER NOT NULL
         );
         """
 
@@ -157,6 +164,31 @@ public final class FeedStore: Sendable {
         try database.inDatabase { db in
             let statement = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM viewed_url WHERE url = ?)")
             return try Bool.fetchOne(statement, arguments: [Int64(bitPattern: url)]) ?? false
+        }
+    }
+
+    /// Every URL ever marked viewed, in ascending order of their 64-bit patterns. Cost: O(v).
+    public func viewedURLs() throws -> [UInt64] {
+        try database.inDatabase { db in
+            try Int64.fetchAll(db.cachedStatement(sql: "SELECT url FROM viewed_url ORDER BY url")).map { UInt64(bitPattern: $0) }
+        }
+    }
+
+    /// The last finished session: its number and the virtual time it ended; `nil` before the
+    /// first. Cost: O(log s).
+    public func lastSession() throws -> (number: Int, endedAt: Int64)? {
+        try database.inDatabase { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT number, ended_at FROM session ORDER BY number DESC LIMIT 1")) else {
+                return nil
+            }
+            return (try row.decode(Int.self, atIndex: 0), try row.decode(Int64.self, atIndex: 1))
+        }
+    }
+
+    /// Records that session `number` ended at `endedAt`. Cost: O(log s).
+    public func recordSession(number: Int, endedAt: Int64) throws {
+        try database.write { db in
+            try db.cachedStatement(sql: "INSERT INTO session (number, ended_at) VALUES (?, ?)").execute(arguments: [number, endedAt])
         }
     }
 

@@ -13,8 +13,9 @@ import Darwin
 /// which are kept as written; a UTF-8 byte-order mark; empty lines between records (skipped).
 /// Refused, with the line: a quote inside an unquoted field, anything but a comma or line end
 /// after a closing quote, a quoted field left open at the end of the file, a carriage return
-/// not followed by a line feed outside quotes, and a record whose field count differs from
-/// the header's.
+/// not followed by a line feed outside quotes, a field that is not UTF-8, and a record whose
+/// field count differs from
+/// the header's, and a record longer than 1 MiB.
 ///
 /// The file is read whole: it is for tables of results (thousands of rows), not for traces
 /// of millions of lines, which stream through `LineReader` and `CSVFields`.
@@ -77,14 +78,21 @@ public struct CSVTable: Sendable, Equatable {
 
         static let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
 
+        /// The longest record accepted, in bytes (as `LineReader`'s longest line).
+        static let maxRecordLength = 1 << 20
+
         /// The next non-empty record, or `nil` at the end of the file.
         mutating func nextRecord() throws -> Record? {
             while position < bytes.count, try consumeLineEnd() {}
             guard position < bytes.count else { return nil }
             let start = line
+            let firstByte = position
             var fields: [String] = []
             while true {
                 fields.append(try nextField())
+                guard position - firstByte <= Self.maxRecordLength else {
+                    throw InputError(source: source, line: start, "expected records of at most \(Self.maxRecordLength) bytes, found a longer one")
+                }
                 if position == bytes.count { break }
                 if bytes[position] == Self.comma {
                     position += 1
@@ -123,7 +131,7 @@ public struct CSVTable: Sendable, Equatable {
                     }
                     position += 1
                 }
-                return String(decoding: bytes[start..<position], as: UTF8.self)
+                return try text(bytes[start..<position], line: line)
             }
             let opening = line
             position += 1
@@ -143,11 +151,19 @@ public struct CSVTable: Sendable, Equatable {
                     guard position == bytes.count || [Self.comma, Self.lf, Self.cr].contains(bytes[position]) else {
                         throw InputError(source: source, line: line, "expected a comma or line end after a closing quote, found \(found(at: position))")
                     }
-                    return String(decoding: text, as: UTF8.self)
+                    return try self.text(text, line: opening)
                 }
                 if byte == Self.lf { line += 1 }
                 text.append(byte)
             }
+        }
+
+        /// A field's bytes as text; refused unless they are UTF-8.
+        func text<Bytes: Collection<UInt8>>(_ bytes: Bytes, line: Int) throws -> String {
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw InputError(source: source, line: line, "expected UTF-8 text, found \(InputError.quote(bytes))")
+            }
+            return text
         }
 
         /// The byte at `index` quoted for a message, or "the end of the file".

@@ -66,6 +66,12 @@ public struct RunResult: Sendable, Equatable {
         ([csvHeader] + results.map(\.csvRow)).joined(separator: "\n") + "\n"
     }
 
+    /// The identity columns' values (unquoted), in `identityColumns` order.
+    public var identity: [String] {
+        [profile, network, policy, String(memoryLimitBytes), String(diskLimitBytes), prefetchWindow, trace,
+         String(seed), String(launches), scenario]
+    }
+
     /// (memory hits + disk hits) / displays.
     public var hitRate: String { FixedPoint.ratio(Int64(memoryHits + diskHits), Int64(displays), decimals: 6) }
     public var memoryHitRate: String { FixedPoint.ratio(Int64(memoryHits), Int64(displays), decimals: 6) }
@@ -83,11 +89,7 @@ public struct RunResult: Sendable, Equatable {
 
     /// The identity columns' cells, CSV-quoted where needed: how every file about this run
     /// (results, per-launch figures, timeline, sweep) names it.
-    public var identityCells: [String] {
-        [CSVText.field(profile), CSVText.field(network), CSVText.field(policy), String(memoryLimitBytes),
-         String(diskLimitBytes), CSVText.field(prefetchWindow), CSVText.field(trace), String(seed), String(launches),
-         CSVText.field(scenario)]
-    }
+    public var identityCells: [String] { identity.map(CSVText.field) }
 
     /// The figure columns' cells, in `ResultMetric.all` order.
     public var metricCells: [String] {
@@ -98,12 +100,6 @@ public struct RunResult: Sendable, Equatable {
          String(bytesDownloaded),
          String(peakMemoryBytes), String(meanMemoryBytes), String(memoryWarnings), String(jetsamKills),
          String(evictions), String(reshownViewed)]
-    }
-
-    /// The identity columns' values, unquoted (as `ResultsFile` reads them back).
-    public var identity: [String] {
-        [profile, network, policy, String(memoryLimitBytes), String(diskLimitBytes), prefetchWindow, trace,
-         String(seed), String(launches), scenario]
     }
 
     /// The figures as `ResultsFile` reads them back: one integer per `ResultMetric.all`, scaled

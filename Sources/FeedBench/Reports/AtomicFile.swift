@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -5,9 +6,16 @@ import Darwin
 #endif
 
 /// Writes a file so that readers — and a `kill -9` at any moment — see either the previous file
-/// or the complete new one: the bytes go to a temporary file beside the destination, which is
-/// flushed and renamed over it on `commit()`. Dropped without `commit()`, it removes the
-/// temporary file. Buffered: small `write`s cost no system call.
+/// or the complete new one: the bytes go to a temporary file beside the destination (the same
+/// file system, so the rename is atomic), which is flushed, synced and renamed over it on
+/// `commit()`; then the folder is synced, so the rename survives a power cut too. Dropped
+/// without `commit()`, it removes the temporary file. Buffered: small `write`s cost no system
+/// call.
+///
+/// The temporary file is `.<name>.tmp-<pid>` in the destination's folder (hidden, and named
+/// after the writing process, so concurrent writers never share one). A process killed while
+/// writing leaves its temporary file behind; the next `AtomicFile` for the same destination
+/// removes every such leftover whose process is gone.
 public final class AtomicFile {
     public let path: String
     let temporaryPath: String
@@ -18,8 +26,10 @@ public final class AtomicFile {
     /// Creates the temporary file. Throws `InputError` naming `path` when it cannot.
     public init(path: String) throws {
         self.path = path
-        temporaryPath = path + ".tmp-\(getpid())"
-        fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let (folder, name) = AtomicFile.split(path)
+        temporaryPath = folder + "/" + AtomicFile.temporaryPrefix(of: name) + String(getpid())
+        AtomicFile.removeLeftovers(folder: folder, name: name)
+        fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw InputError(source: path, "cannot write: \(String(cString: strerror(errno)))")
         }
@@ -53,6 +63,33 @@ public final class AtomicFile {
         guard rename(temporaryPath, path) == 0 else {
             unlink(temporaryPath)
             throw failure()
+        }
+        let folder = open(AtomicFile.split(path).folder, O_RDONLY | O_CLOEXEC)
+        if folder >= 0 {
+            _ = fsync(folder)
+            close(folder)
+        }
+    }
+
+    /// `results/low-end.csv` → (`results`, `low-end.csv`); a bare name is in `.`.
+    static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+
+    /// The temporary files of destination `name` start with this, then the writer's pid.
+    static func temporaryPrefix(of name: String) -> String { "." + name + ".tmp-" }
+
+    /// Removes the temporary files a killed writer left for destination `name` in `folder`:
+    /// those whose pid names no running process. Best effort: a folder that cannot be listed
+    /// leaves them (they are hidden and harmless).
+    static func removeLeftovers(folder: String, name: String) {
+        let prefix = temporaryPrefix(of: name)
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for entry in entries where entry.hasPrefix(prefix) {
+            guard let pid = pid_t(entry.dropFirst(prefix.count)), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(folder + "/" + entry) }
         }
     }
 

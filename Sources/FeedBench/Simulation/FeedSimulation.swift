@@ -80,15 +80,38 @@ public struct FeedSimulation {
     var warned = false
     var finished = false
 
-    /// Prepares a run; the feed store lives in memory unless `storePath` names a file.
+    /// The run's session on its feed store: 0 on a fresh store, n + 1 after a store whose last
+    /// finished run was session n (`bench run --store`).
+    let session: Int
+    /// Whether the store is a file, whose history the run continues and records.
+    let persistent: Bool
+    /// The virtual time the first launch starts: 0, or for a later session the previous
+    /// session's end plus the gap between launches.
+    let startTime: Int64
+
+    /// Prepares a run; the feed store lives in memory unless `storePath` names a file. A file
+    /// that earlier runs finished on is continued: the clock resumes `gap` after the last one
+    /// ended, launches are numbered on from it (their scroll traces, the feed API and the network
+    /// draw from the session's own streams of the seed), and images viewed then count as viewed
+    /// earlier. A fresh file gives the same results as no file.
     public init(_ configuration: RunConfiguration, storePath: String? = nil) throws {
         self.configuration = configuration
-        pipeline = try ImagePipeline(configuration: configuration.pipeline, profile: configuration.profile,
-                                     network: configuration.network, seed: configuration.seed)
         store = try FeedStore(path: storePath, maxRows: configuration.rules.maxRows)
-        api = try MockFeedAPI(configuration: configuration.api, seed: configuration.seed)
+        persistent = storePath != nil && storePath != ":memory:"
+        let previous = try persistent ? store.lastSession() : nil
+        session = previous.map { $0.number + 1 } ?? 0
+        startTime = previous.map { $0.endedAt + configuration.gap } ?? 0
+        if previous != nil { viewedEarlier = Set(try store.viewedURLs()) }
+        let seed = configuration.seed &+ UInt64(session) &* Self.sessionStride
+        pipeline = try ImagePipeline(configuration: configuration.pipeline, profile: configuration.profile,
+                                     network: configuration.network, seed: seed)
+        api = try MockFeedAPI(configuration: configuration.api, seed: seed)
         result = configuration.emptyResult
     }
+
+    /// Separates the seeds of successive sessions on one store (an odd 64-bit constant, apart
+    /// from the launches' golden-ratio stride).
+    static let sessionStride: UInt64 = 0xD1B5_4A32_D192_ED03
 
     /// Runs every launch to the end of its scroll trace and returns the results row.
     public static func run(_ configuration: RunConfiguration, storePath: String? = nil) throws -> RunResult {
@@ -97,6 +120,8 @@ public struct FeedSimulation {
     }
 
     public mutating func run() throws -> RunResult {
+        queue.advance(to: startTime)
+        memory = MemoryMeter(startingAt: startTime)
         try startLaunch(0)
         while !finished, let (now, event) = queue.next() {
             if configuration.recordsTimeline { timeline.advance(to: now, counters: timelineCounters) }
@@ -126,6 +151,7 @@ public struct FeedSimulation {
         result.bytesDownloaded = pipeline.bytesDownloaded
         result.wastedPrefetches = pipeline.prefetchDownloads.filter { !displayedURLs.contains($0) }.count
         result.timeline = timeline.seconds
+        if persistent { try store.recordSession(number: session, endedAt: end) }
         return result
     }
 
@@ -145,7 +171,7 @@ public struct FeedSimulation {
         viewedEarlier.formUnion(viewedThisLaunch)
         viewedThisLaunch.removeAll()
         trace = configuration.workload.trace(profile: configuration.profile,
-                                             seed: configuration.seed &+ UInt64(index) &* 0x9e37_79b9_7f4a_7c15)
+                                             seed: configuration.seed &+ UInt64(session * configuration.launches + index) &* 0x9e37_79b9_7f4a_7c15)
         items = []
         indexOf = [:]
         offset = 0

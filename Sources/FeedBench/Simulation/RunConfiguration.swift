@@ -123,3 +123,18 @@ public struct RunConfiguration: Sendable {
         }
     }
 }
+
+extension RunConfiguration {
+    /// The run's feed-store file in a `--store` folder, named after its identity columns: those
+    /// values with every byte outside `A-Z a-z 0-9 . _ + = -` replaced by `_`, joined by `_`
+    /// and cut to 120 bytes, then a 64-bit FNV-1a hash of the exact values (so two identities
+    /// that read alike never share a file): `low-end_lte_lru_471859200_…_cacheFirst-1f0c….sqlite`.
+    public var storeFileName: String {
+        let identity = emptyResult.identity
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+=-".utf8)
+        let readable = identity.joined(separator: "_").utf8.prefix(120).map { allowed.contains($0) ? $0 : UInt8(ascii: "_") }
+        var hash = FNV1a()
+        hash.add(bytes: identity.joined(separator: "\u{1F}").utf8)
+        return String(decoding: readable, as: UTF8.self) + "-" + hash.hex + ".sqlite"
+    }
+}

@@ -29,12 +29,14 @@ public enum SweepRunner {
         case stopped
     }
 
-    /// Runs positions `0..<count`, building each with `configuration`, and calls `deliver`
+    /// Runs positions `0..<count`, building each with `configuration` (its feed store in the
+    /// file `storePath` names, or in memory), and calls `deliver`
     /// once per finished position in increasing order and `progress` with the number delivered
     /// so far. Rethrows the error of the earliest failed position, after delivering the results
     /// before it.
     public static func run(count: Int, jobs: Int, stop: StopRequest? = nil,
                            configuration: @escaping @Sendable (Int) -> RunConfiguration,
+                           storePath: @escaping @Sendable (Int) -> String? = { _ in nil },
                            progress: (Int) -> Void = { _ in },
                            deliver: (Int, RunResult) throws -> Void) throws -> Outcome {
         precondition(jobs > 0, "SweepRunner: jobs must be positive")
@@ -44,7 +46,7 @@ public enum SweepRunner {
         for _ in 0..<workers {
             group.enter()
             let thread = Thread {
-                state.work(configuration)
+                state.work(configuration, storePath)
                 group.leave()
             }
             thread.stackSize = 8 << 20
@@ -96,7 +98,7 @@ public enum SweepRunner {
         var stopping: Bool { abandoned || stop?.isRequested == true }
 
         /// A worker thread: takes positions in order until none is left or a stop is requested.
-        func work(_ configuration: (Int) -> RunConfiguration) {
+        func work(_ configuration: (Int) -> RunConfiguration, _ storePath: (Int) -> String?) {
             condition.lock()
             running += 1
             while true {
@@ -107,7 +109,7 @@ public enum SweepRunner {
                 let position = nextToStart
                 nextToStart += 1
                 condition.unlock()
-                let result = Result { try FeedSimulation.run(configuration(position)) }
+                let result = Result { try FeedSimulation.run(configuration(position), storePath: storePath(position)) }
                 condition.lock()
                 finished[position] = result
                 condition.broadcast()

@@ -75,6 +75,42 @@ import Testing
         #expect(try launchCalls(storedHoursAgo: 25) == 1)
     }
 
+    /// Regression: the event that ended a launch used to record memory at its own time, after
+    /// the clock had moved past the gap, so the mean went negative from the second launch on.
+    @Test(arguments: [2, 5], [5 * 60_000_000_000, 8 * 3_600_000_000_000] as [Int64])
+    func theMeanMemoryOfSeveralLaunchesLiesBetweenZeroAndThePeak(launches: Int, gap: Int64) throws {
+        var run = try Self.configuration(duration: 5_000_000_000, launches: launches)
+        run.gap = gap
+        let result = try FeedSimulation.run(run)
+        #expect(result.meanMemoryBytes > 0 && result.meanMemoryBytes <= result.peakMemoryBytes)
+    }
+
+    /// A file store carries the app across runs (`bench run --store`): a second run on it is a
+    /// later session — its clock resumes after the first, it is shown only images the first
+    /// did not show — and the same store file always gives the same result.
+    @Test func aSecondRunOnAStoreFileContinuesTheFirst() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("session-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("feed.sqlite").path
+        let run = try Self.configuration(duration: 5_000_000_000, launches: 2)
+        let first = try FeedSimulation.run(run, storePath: path)
+        #expect(first.csvRow == (try FeedSimulation.run(run)).csvRow, "a fresh store file is no store at all")
+        let firstSession = try #require(try FeedStore(path: path).lastSession())
+        #expect(firstSession.number == 0)
+        let copy = folder.appendingPathComponent("copy.sqlite").path
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+
+        var second = try FeedSimulation(run, storePath: path)
+        second.recordsDisplays = true
+        let secondResult = try second.run()
+        let viewedInFirst = Set(try FeedStore(path: copy).viewedURLs())
+        #expect(!viewedInFirst.isEmpty && second.displayLog.allSatisfy { !viewedInFirst.contains($0.url) })
+        #expect(try #require(second.displayLog.first).time >= firstSession.endedAt + run.gap)
+        #expect(secondResult.reshownViewed == 0 && secondResult.displays > 0)
+        #expect(try FeedStore(path: path).lastSession()?.number == 1)
+        #expect(try FeedSimulation.run(run, storePath: copy).csvRow == secondResult.csvRow)
+    }
+
     @Test func aJetsamKillEndsTheLaunchAndTheNextStartsCold() throws {
         var run = try Self.configuration(window: 20, launches: 2)
         run.profile.memoryWarningBytes = 30 << 20

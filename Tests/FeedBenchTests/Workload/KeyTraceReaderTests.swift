@@ -44,14 +44,21 @@ import Testing
         #expect(refusal("1, 2,3\n")?.field == "obj_id")
     }
 
+    /// Regression: two requests of 2^63−1 bytes overflowed the total and trapped.
+    @Test func refusesATotalSizePast2To63Bytes() {
+        let error = refusal("0,1,9223372036854775807\n1,2,9223372036854775807\n")
+        #expect(error?.line == 2 && error?.field == "obj_size")
+        #expect(error?.message == "expected sizes that keep the trace's total under 2^63 bytes, found 9223372036854775807 after 9223372036854775807")
+    }
+
     @Test func refusesAnEmptyOrHeaderOnlyTrace() {
-        #expect(refusal("")?.message.contains("no requests") == true)
-        #expect(refusal("time,obj_id,obj_size\n")?.message.contains("no requests") == true)
+        #expect(refusal("")?.message.contains("found no request") == true)
+        #expect(refusal("time,obj_id,obj_size\n")?.message.contains("found no request") == true)
     }
 
     @Test func refusesALineLongerThanTheLimitWithoutBufferingIt() throws {
         let path = try SharedFiles.write("1,1,1\n" + String(repeating: "9", count: 3 << 20) + "\n")
-        #expect(throws: InputError(source: path, line: 2, "line is longer than 1048576 bytes")) {
+        #expect(throws: InputError(source: path, line: 2, "expected lines of at most 1048576 bytes, found a longer one")) {
             try KeyTraceReader(path: path).load()
         }
     }

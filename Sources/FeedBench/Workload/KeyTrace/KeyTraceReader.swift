@@ -43,16 +43,22 @@ public struct KeyTraceSummary: Sendable, Equatable {
 /// Accepted: a header line `time,obj_id,obj_size` or none (a first line starting with a digit
 /// is data), CRLF line ends, a UTF-8 byte-order mark, blank lines (skipped). Refused, with the
 /// line and column: any other header, a line without exactly three fields, a field that is not a
-/// non-negative decimal integer (ids up to 2^64−1, times and sizes up to 2^63−1), and a time
-/// earlier than the line before. Requests of size 0 are counted and dropped.
+/// non-negative decimal integer (ids up to 2^64−1, times and sizes up to 2^63−1), a time
+/// earlier than the line before, and a size that takes the trace's total past 2^63−1 bytes. Requests of size 0 are counted and dropped.
 ///
 /// Parsing is byte-level and allocation-free per line; memory is O(batch) whatever the trace's
 /// length.
 public struct KeyTraceReader {
     public static let columns = ["time", "obj_id", "obj_size"]
-    public let path: String
+    /// The file's path (or the in-memory trace's name), for messages.
+    public var path: String { lines.path }
+    let lines: LineReader
 
-    public init(path: String) { self.path = path }
+    /// A reader of the trace file at `path`.
+    public init(path: String) { lines = LineReader(path: path) }
+
+    /// A reader of a trace already in memory, named `name` in messages (tests, fuzzing).
+    public init(bytes: [UInt8], name: String) { lines = LineReader(bytes: bytes, name: name) }
 
     /// Reads the whole trace, handing `body` batches of up to `batchSize` requests in order.
     @discardableResult
@@ -61,7 +67,7 @@ public struct KeyTraceReader {
         var summary = KeyTraceSummary()
         var previousTime: Int64 = 0
         var seenData = false
-        try LineReader(path: path).forEachLine { line, number in
+        try lines.forEachLine { line, number in
             if line.isEmpty { return }
             if !seenData {
                 seenData = true
@@ -80,8 +86,14 @@ public struct KeyTraceReader {
                 summary.zeroSizeRequests += 1
                 return
             }
+            // Bounding the total bounds every sum a replay makes of request sizes.
+            let (total, overflow) = summary.requestedBytes.addingReportingOverflow(size)
+            guard !overflow else {
+                throw InputError(source: path, line: number, field: "obj_size",
+                                 "expected sizes that keep the trace's total under 2^63 bytes, found \(size) after \(summary.requestedBytes)")
+            }
             summary.requests += 1
-            summary.requestedBytes += size
+            summary.requestedBytes = total
             batch.append(time: time, key: key, size: size)
             if batch.count == batchSize {
                 try body(batch)
@@ -90,7 +102,7 @@ public struct KeyTraceReader {
         }
         if batch.count > 0 { try body(batch) }
         if summary.requests + summary.zeroSizeRequests == 0 {
-            throw InputError(source: path, "no requests: expected lines of time,obj_id,obj_size")
+            throw InputError(source: path, line: 1, "expected lines of time,obj_id,obj_size, found no request")
         }
         return summary
     }

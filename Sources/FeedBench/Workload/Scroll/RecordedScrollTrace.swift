@@ -20,8 +20,18 @@ public enum RecordedScrollTrace {
     /// Reads and resamples the trace at `path` for a display at `refreshRate` Hz. The trace is
     /// named after the file, without folder or extension.
     public static func read(path: String, refreshRate: Int) throws -> ScrollTrace {
+        try resample(samples(LineReader(path: path)), name: baseName(path), refreshRate: refreshRate)
+    }
+
+    /// Reads and resamples a trace already in memory, named `name` in messages (tests, fuzzing).
+    public static func read(bytes: [UInt8], name: String, refreshRate: Int) throws -> ScrollTrace {
+        try resample(samples(LineReader(bytes: bytes, name: name)), name: baseName(name), refreshRate: refreshRate)
+    }
+
+    /// The frames of a display at `refreshRate` Hz, interpolated between the samples.
+    static func resample(_ samples: (times: [Int64], offsets: [Double]), name: String, refreshRate: Int) -> ScrollTrace {
         let interval = ScrollTrace.frameInterval(refreshRate: refreshRate)
-        let (times, values) = try samples(path: path)
+        let (times, values) = samples
         var offsets = [Double]()
         var next = 0  // the first sample later than the frame
         var frame = 0
@@ -39,17 +49,19 @@ public enum RecordedScrollTrace {
             }
             frame += 1
         }
-        return ScrollTrace(name: baseName(path), frameInterval: interval, offsets: offsets)
+        return ScrollTrace(name: name, frameInterval: interval, offsets: offsets)
     }
 
-    /// The samples: times in microseconds, strictly increasing, and offsets.
-    static func samples(path: String) throws -> (times: [Int64], offsets: [Double]) {
+    /// The samples of `input`: times in microseconds, strictly increasing, and offsets. O(samples)
+    /// memory, whatever the times (resampling is O(frames): up to 24 h of them).
+    public static func samples(_ input: LineReader) throws -> (times: [Int64], offsets: [Double]) {
+        let path = input.path
         let header = ScrollTrace.columns.joined(separator: ",")
         let maximumMicroseconds = ScrollTrace.maximumDuration / 1000
         var times: [Int64] = []
         var offsets: [Double] = []
         var seenData = false
-        try LineReader(path: path).forEachLine { line, number in
+        try input.forEachLine { line, number in
             if line.isEmpty { return }
             if !seenData {
                 seenData = true
@@ -79,7 +91,7 @@ public enum RecordedScrollTrace {
             offsets.append(offset)
         }
         guard !times.isEmpty else {
-            throw InputError(source: path, "no samples: expected lines of \(header)")
+            throw InputError(source: path, line: 1, "expected lines of \(header), found no sample")
         }
         return (times, offsets)
     }

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `kill -9` at any moment: a result file is the previous one or the complete new one, the
+/// temporary file a killed writer leaves is removed by the next write, and a `--store` feed
+/// store (SQLite, WAL) opens and works on the next run.
+@Suite struct CrashSafetyTests {
+    /// Starts `bench arguments`, sends it SIGKILL after `delay` seconds, and says whether the
+    /// signal ended it (`false`: it had already finished).
+    static func killed(_ arguments: [String], after delay: Double) throws -> Bool {
+        let process = Process()
+        process.executableURL = BenchProcess.executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(useconds_t(delay * 1_000_000))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal
+    }
+
+    @Test func aKilledWriteLeavesTheOldFileOrTheCompleteNewOne() throws {
+        let folder = try BenchProcess.scratch()
+        let reference = try BenchProcess.scratch().appendingPathComponent("new.csv").path
+        let destination = folder.appendingPathComponent("trace.csv").path
+        // About 36 MB, written in 64 KiB pieces over a second or more.
+        let writeNew = ["trace", "zipf", "--objects", "1000", "--requests", "2000000", "--seed", "2"]
+        #expect(try BenchProcess.run(writeNew + ["--out", reference]).status == 0)
+        #expect(try BenchProcess.run(["trace", "zipf", "--objects", "10", "--requests", "100", "--out", destination]).status == 0)
+        let old = try Data(contentsOf: URL(fileURLWithPath: destination))
+        let new = try Data(contentsOf: URL(fileURLWithPath: reference))
+
+        var interrupted = 0
+        for delay in [0.05, 0.2, 0.4, 0.7, 1.0, 1.5] {
+            if try Self.killed(writeNew + ["--out", destination], after: delay) { interrupted += 1 }
+            let now = try Data(contentsOf: URL(fileURLWithPath: destination))
+            #expect(now == old || now == new, "killed after \(delay) s: \(now.count) bytes, neither file")
+        }
+        #expect(interrupted >= 3, "most kills land during the write")
+        // The next complete write replaces the file and removes what the killed writers left.
+        #expect(try BenchProcess.run(writeNew + ["--out", destination]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == new)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["trace.csv"])
+    }
+
+    @Test func aStoreKilledMidRunOpensAndWorksOnTheNextRun() throws {
+        let folder = try BenchProcess.scratch()
+        let store = folder.appendingPathComponent("store").path
+        let out = folder.appendingPathComponent("out.csv").path
+        let run = ["run", "--profile", "low-end", "--policy", "lru", "--window", "20", "--trace", "browser",
+                   "--launches", "30", "--gap", "1h", "--duration", "20s", "--store", store, "--out", out, "--jobs", "1"]
+        var interrupted = 0
+        for delay in [0.3, 0.8] {
+            if try Self.killed(run, after: delay) { interrupted += 1 }
+            #expect(!FileManager.default.fileExists(atPath: out), "no results file from a killed run")
+        }
+        #expect(interrupted == 2)
+        let finished = try BenchProcess.run(run)
+        #expect(finished.status == 0, "\(finished.stderr)")
+        let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 2 && rows[1].hasSuffix(",0"), "one row, no image shown twice")
+        #expect(try BenchProcess.run(run).status == 0, "and the run after that")
+    }
+
+    /// `--store`: a fresh folder gives the bytes of a run without one; the next invocation
+    /// continues from the files and is as deterministic as the first, given the same files.
+    @Test func storeRunsAreDeterministicGivenTheSameStoreFiles() throws {
+        let folder = try BenchProcess.scratch()
+        func run(store: String?, out: String) throws -> String {
+            let path = folder.appendingPathComponent(out).path
+            let result = try BenchProcess.run(["run", "--profile", "low-end", "--policy", "lru,fifo", "--window", "10",
+                                               "--trace", "skimmer", "--launches", "2", "--duration", "10s", "--out", path]
+                                              + (store.map { ["--store", folder.appendingPathComponent($0).path] } ?? []))
+            #expect(result.status == 0, "\(result.stderr)")
+            return try String(contentsOfFile: path, encoding: .utf8)
+        }
+        let plain = try run(store: nil, out: "plain.csv")
+        #expect(try run(store: "a", out: "a1.csv") == plain)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("a").path).sorted()
+        #expect(files.filter { $0.hasSuffix(".sqlite") } == [
+            "low-end_lte_fifo_471859200_157286400_10_skimmer_1_2_cacheFirst-9caffa318bc8fcb0.sqlite",
+            "low-end_lte_lru_471859200_157286400_10_skimmer_1_2_cacheFirst-1164e8b37ce8f5f7.sqlite",
+        ])
+        try FileManager.default.copyItem(atPath: folder.appendingPathComponent("a").path, toPath: folder.appendingPathComponent("b").path)
+        let continued = try run(store: "a", out: "a2.csv")
+        #expect(continued != plain)
+        #expect(try run(store: "b", out: "b2.csv") == continued)
+    }
+
+    @Test func aStoreFileThatIsNotADatabaseIsRefused() throws {
+        let folder = try BenchProcess.scratch()
+        let store = folder.appendingPathComponent("store")
+        let run = ["run", "--profile", "low-end", "--policy", "lru", "--window", "0", "--trace", "browser", "--duration", "1s",
+                   "--store", store.path, "--out", folder.appendingPathComponent("out.csv").path]
+        #expect(try BenchProcess.run(run).status == 0)
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: store.path).first { $0.hasSuffix(".sqlite") })
+        try Data("garbage".utf8).write(to: store.appendingPathComponent(file))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("out.csv"))
+        let refused = try BenchProcess.run(run)
+        #expect(refused.status == 2)
+        #expect(refused.stderr == "bench: \(store.path)/\(file): cannot open the feed store: file is not a database\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.csv").path))
+    }
+}
