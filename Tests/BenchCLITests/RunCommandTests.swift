@@ -38,7 +38,7 @@ import Testing
         (["--profile", "low-end", "--network", "5g"], "--network: unknown network \"5g\""),
         (["--profile", "low-end", "--window=-1"], "--window: unknown window \"-1\"; expected one of N, N+M, Xscreens"),
         (["--profile", "low-end", "--duration", "8x"], "--duration: expected a duration"),
-        (["--profile", "low-end", "--launches", "0"], "--launches: expected at least 1 launch"),
+        (["--profile", "low-end", "--launches", "0"], "--launches: expected 1...1000 launches, found 0"),
         (["--profile", "low-end", "--seed=-1"], ""),
         (["--profile", "low-end", "--preset", "glide"], "--preset: unknown preset \"glide\"; expected one of default, aggressive, conservative, nuke, kingfisher, sdwebimage"),
         (["--profile", "low-end", "--preset", "nuke", "--policy", "lru"], "--preset: a preset brings its own policy"),
