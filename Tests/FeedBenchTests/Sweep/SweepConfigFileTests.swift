@@ -1,4 +1,5 @@
 @testable import FeedBench
+import Foundation
 import Testing
 
 /// Sweep configs: JSON and YAML give the same grid; every malformed config is refused in one
@@ -69,6 +70,11 @@ import Testing
         ("profiles: [pixel]", "s.yaml:1: profiles: unknown profile \"pixel\""),
         ("policies: [belady]", "s.yaml:1: policies: belady needs every future request"),
         ("behaviors: [scroller]", "s.yaml:1: behaviors: unknown behaviour \"scroller\""),
+        ("seeds: [1234567890123456789012345]", "s.yaml:1: seeds: expected a seed from 0 to 18446744073709551615, found \"1234567890123456789012345\""),
+        ("windows: [.nan]", "s.yaml:1: windows: unknown window \".nan\""),
+        ("windows: [-5]", "s.yaml:1: windows: unknown window \"-5\""),
+        ("memory_limits: [-5MB]", "s.yaml:1: memory_limits: "),
+        ("disk_limits: [.inf]", "s.yaml:1: disk_limits: "),
     ])
     func badValuesNameTheirLineAndKey(text: String, expected: String) throws {
         let grid = try SweepConfigFile.parse(text, source: "s.yaml")
@@ -76,6 +82,31 @@ import Testing
             try SweepPlan(grid)
         } throws: { error in
             "\(error)".hasPrefix(expected)
+        }
+    }
+
+    @Test func crlfLineEndsAreAccepted() throws {
+        let grid = try SweepConfigFile.parse("profiles: [low-end]\r\nseeds:\r\n  - 3\r\n", source: "s.yaml")
+        #expect(texts(grid.profiles) == ["low-end"] && texts(grid.seeds) == ["3"])
+    }
+
+    @Test func aTenMegabyteLineIsRefusedInOneShortLine() throws {
+        let huge = String(repeating: "x", count: 10 << 20)
+        let grid = try SweepConfigFile.parse("{\"policies\": [\"\(huge)\"]}", source: "s.json")
+        #expect {
+            try SweepPlan(grid)
+        } throws: { error in
+            "\(error)".hasPrefix("s.json:1: policies: unknown policy \"xxxx") && "\(error)".count < 400
+        }
+    }
+
+    @Test func binaryGarbageIsRefused() throws {
+        let path = try SharedFiles.scratchDirectory().appendingPathComponent("garbage.json").path
+        try Data([0x7B, 0x00, 0xFF, 0xFE, 0x01, 0x80]).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try SweepConfigFile.read(path: path)
+        } throws: { error in
+            "\(error)" == "\(path):1: expected a JSON or YAML text file, found bytes that are not UTF-8 text"
         }
     }
 }
