@@ -29,6 +29,14 @@ import Testing
         #expect(table.records == [.init(line: 2, fields: ["1", "2"]), .init(line: 5, fields: ["3", "4"])])
     }
 
+    /// Found by fuzzing the round trip: a one-column record holding an empty field is `""`;
+    /// an empty line is no record at all.
+    @Test func aQuotedEmptyFieldIsARecordAndAnEmptyLineIsNot() throws {
+        let quoted = try CSVTable(parsing: Array("\n\"x\"\r\n\"\"\r\n".utf8), source: "t.csv")
+        #expect(quoted.header == .init(line: 2, fields: ["x"]) && quoted.records == [.init(line: 3, fields: [""])])
+        #expect(try CSVTable(parsing: Array("x\n\n".utf8), source: "t.csv").records.isEmpty)
+    }
+
     @Test func keepsEmptyFieldsAtEitherEnd() throws {
         let table = try parse("a,b,c\n,x,\n,,\n")
         #expect(table.records.map(\.fields) == [["", "x", ""], ["", "", ""]])
