@@ -22,8 +22,10 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Yams", package: "Yams"),
+                "SQLiteProcessSettings",
             ]
         ),
+        .target(name: "SQLiteProcessSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         .executableTarget(
             name: "bench",
             dependencies: [

@@ -1,4 +1,5 @@
 import GRDB
+import SQLiteProcessSettings
 
 /// The app's feed database (DESIGN §1.2, the SwiftData stand-in): a real SQLite database, in a
 /// file or in memory, through GRDB.
@@ -49,11 +50,18 @@ public final class FeedStore: Sendable {
         );
         """
 
+    /// SQLite's process-wide settings, applied once before the first store opens: memory
+    /// statistics off, so that stores on different threads share no lock
+    /// (`SQLiteProcessSettings.h`). Whether they took effect (not if something in the process
+    /// opened SQLite earlier) changes the speed of parallel runs, never a result.
+    static let processSettings: Bool = sqlite_process_settings_disable_memory_statistics() == 0
+
     /// Opens (creating if needed) the store at `path`, or an empty in-memory store when `path` is
     /// `nil` or `":memory:"`. Throws an `InputError` naming the path when SQLite cannot open it
     /// or it is not a database.
     public init(path: String?, maxRows: Int = FeedRules().maxRows) throws {
         precondition(maxRows > 0, "FeedStore: maxRows must be positive")
+        _ = FeedStore.processSettings
         self.maxRows = maxRows
         do {
             if let path, path != ":memory:" {

@@ -56,7 +56,7 @@ import Testing
             if w > c { return false }
             while (limits.maxCount.map { resident.count + 1 > $0 } ?? false)
                 || (limits.maxBytes.map { resident.reduce(0) { $0 + sizes[$1]! } + r.size > $0 } ?? false) {
-                evict(incoming: w, afterGhostHit: ghostHit)
+                _ = evict(incoming: w, afterGhostHit: ghostHit)
             }
             sizes[r.key] = r.size
             deadlines[r.key] = expiry.map { r.time + $0.maxAge } ?? .max

@@ -1,4 +1,5 @@
 import Foundation
+import GRDBSQLite
 import Testing
 @testable import FeedBench
 
@@ -18,6 +19,15 @@ import Testing
         #expect(try store.insert(images([5, 11, 11, 12, 1]), at: 2) == images([11, 12]))
         #expect(try store.rowCount() == 12)
         #expect(try store.unviewedCount() == 12)
+    }
+
+    /// Stores on different threads share no SQLite lock: once a store has opened, SQLite keeps no
+    /// process-wide memory statistics (whose mutex every SQLite allocation would take).
+    @Test func storesLeaveSQLitesMemoryStatisticsOff() throws {
+        let store = try FeedStore(path: nil)
+        try store.insert(images(1...100), at: 0)
+        #expect(FeedStore.processSettings)
+        #expect(sqlite3_memory_used() == 0)
     }
 
     @Test func trimmingKeepsTheNewestRows() throws {
