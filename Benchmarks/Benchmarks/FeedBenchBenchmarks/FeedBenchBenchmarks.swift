@@ -14,4 +14,5 @@ let benchmarks: @Sendable () -> Void = {
     keyIndexBenchmarks()
     keyTraceParserBenchmarks()
     feedStoreBenchmarks()
+    sweepBenchmarks()
 }
