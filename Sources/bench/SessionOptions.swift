@@ -23,6 +23,12 @@ struct SessionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seed 000's prefetch buffer: images preloaded between the feed store/API and the display list (the seed uses 30; 0 is off).", valueName: "count"))
     var buffer: Int = 0
 
+    /// The options given, by name (those left at their defaults are not).
+    var given: [String] {
+        [("--launches", launches != nil), ("--gap", gap != nil), ("--duration", duration != nil), ("--offline", !offline.isEmpty),
+         ("--release-viewed", releaseViewed), ("--buffer", buffer != 0)].filter(\.1).map(\.0)
+    }
+
     /// Applies the options given over `session` (a config file's settings, or the defaults).
     func apply(to session: inout SweepGrid.Session) throws {
         if let launches {

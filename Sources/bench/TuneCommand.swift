@@ -26,15 +26,25 @@ struct TuneCommand: ParsableCommand {
         Defaults: policies lru, lfu, fifo, ttl:max-age=300; memory limits ¼, ½, 1 and 1½ × the \
         profile's memory cache; windows 0, 5, 10, 20, 30, 50; 5 seeds.
 
+        With --results, nothing is simulated: the candidates are the configurations in the \
+        files (a bench sweep's output, merged shards, bench run's), each scored on the seed rows \
+        it has, over every workload; a sweep's mean/min/max rows are checked against its seed \
+        rows. --profile and --network pick among the files' when they hold several; the options \
+        that shape a search (--policy … --seeds, --search, the session options) are refused.
+
         Examples:
           bench tune --profile low-end
           bench tune --profile mid --memory-budget 150MB --objective stall_p95
           bench tune --profile low-end --policy lru,s3fifo,sieve --constraint requests<=700
+          bench sweep --config sweep.yaml --out sweep.csv && bench tune --results sweep.csv --profile mid
         """
     )
 
-    @Option(help: ArgumentHelp("A built-in profile or a profile JSON file.", valueName: "name|file"))
-    var profile: String
+    @Option(help: ArgumentHelp("A built-in profile or a profile JSON file (with --results: optional when the files hold one profile).", valueName: "name|file"))
+    var profile: String?
+
+    @Option(help: ArgumentHelp("Tune over the runs in this results CSV instead of simulating; repeatable.", valueName: "file"))
+    var results: [String] = []
 
     @Option(help: ArgumentHelp("Comma-separated policies to consider.", valueName: "list"))
     var policy: [String] = []
@@ -60,8 +70,8 @@ struct TuneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Network preset; default: the profile's.", valueName: "name"))
     var network: String?
 
-    @Option(help: "Seeds each finalist is scored on (seeds 1…N; at least 2).")
-    var seeds: Int = 5
+    @Option(help: "Seeds each finalist is scored on (seeds 1…N; at least 2; default 5).")
+    var seeds: Int?
 
     @Option(help: ArgumentHelp("What to minimise: \(TuneFigure.objectives.map(\.name).joined(separator: ", ")).", valueName: "figure"))
     var objective: String = "stalls"
@@ -72,8 +82,8 @@ struct TuneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("FIGURE<=VALUE or FIGURE<VALUE on every seed, repeatable; figures: \(TuneFigure.all.map(\.name).joined(separator: ", ")).", valueName: "bound"))
     var constraint: [String] = []
 
-    @Option(help: ArgumentHelp("auto, exhaustive or halving.", valueName: "method"))
-    var search: String = "auto"
+    @Option(help: ArgumentHelp("auto (the default), exhaustive or halving.", valueName: "method"))
+    var search: String?
 
     @OptionGroup var session: SessionOptions
 
@@ -84,11 +94,27 @@ struct TuneCommand: ParsableCommand {
 
     func run() throws {
         let started = DispatchTime.now()
+        let objective = try TuneFigure.named(self.objective, among: TuneFigure.objectives, source: "--objective")
+        let report = try results.isEmpty ? simulate(objective: objective) : readResults(objective: objective)
+        let destination = out ?? "results/\(report.profile.name)-tune.csv"
+        CommandOutput.createFolder(of: destination)
+        try AtomicFile.write(report.csv, to: destination)
+        FileDescriptorOutput.write(report.table, to: 1)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        FileDescriptorOutput.write("wrote \(destination): \(report.front.count) configurations on the front; \(report.origin) in \(FixedPoint.decimal(seconds, decimals: 2)) s\n", to: 2)
+    }
+
+    /// Searches the space the options describe, simulating its runs.
+    func simulate(objective: TuneFigure) throws -> TuneReport {
+        guard let profile else {
+            throw InputError(source: "--profile", "expected a built-in profile or a profile JSON file to tune for (or --results with runs to read)")
+        }
+        let seeds = self.seeds ?? 5
         guard (2...1_000).contains(seeds) else { throw InputError(source: "--seeds", "expected 2...1000 seeds, found \(seeds)") }
+        let search = self.search ?? TuneMethod.auto.rawValue
         guard let method = TuneMethod(rawValue: search) else {
             throw InputError(source: "--search", "expected one of \(TuneMethod.allCases.map(\.rawValue).joined(separator: ", ")), found \(InputError.quote(search))")
         }
-        let objective = try TuneFigure.named(self.objective, among: TuneFigure.objectives, source: "--objective")
         let device = try DeviceProfile.named(profile)
 
         var grid = SweepGrid()
@@ -109,21 +135,48 @@ struct TuneCommand: ParsableCommand {
         grid.seeds = (1...seeds).map { SweepGrid.Value(String($0), source: "--seeds") }
         try session.apply(to: &grid.session)
 
+        let tuning = TuneSearch(space: try TuneSpace(plan: SweepPlan(grid)), criteria: try criteria(objective: objective, device: device))
+        return TuneReport(profile: device, search: tuning, outcome: try tuning.run(method: method, jobs: try jobs.checked()))
+    }
+
+    /// Scores the configurations the `--results` files hold.
+    func readResults(objective: TuneFigure) throws -> TuneReport {
+        let shaping = [("--policy", !policy.isEmpty), ("--preset", !preset.isEmpty), ("--memory-limit", !memoryLimit.isEmpty),
+                       ("--window", !window.isEmpty), ("--strategy", !strategy.isEmpty), ("--behavior", !behavior.isEmpty),
+                       ("--trace", !trace.isEmpty), ("--seeds", seeds != nil), ("--search", search != nil)]
+            .filter(\.1).map(\.0) + session.given
+        if let option = shaping.first {
+            throw InputError(source: "--results", "expected no \(option) with --results: the files' runs are what is scored (give it to bench sweep instead)")
+        }
+        let device = try profile.map(DeviceProfile.named)
+        let files = try results.map(ResultsFile.read(path:))
+        let found = try TuneResults(files, profile: device?.name, network: network)
+        let tuned: DeviceProfile
+        if let device {
+            tuned = device
+        } else {
+            do {
+                tuned = try DeviceProfile.named(found.profile)
+            } catch is InputError {
+                throw InputError(source: "--profile", "expected the JSON file of the results' profile \(InputError.quote(found.profile)), which is not built in (its memory-warning threshold is the default budget)")
+            }
+        }
+        if found.seeds.count < 5 {
+            FileDescriptorOutput.write("note: \(found.seeds.count) seed\(found.seeds.count == 1 ? "" : "s") per configuration; a spread over seeds wants 5 or more (bench sweep --seed 1,2,3,4,5)\n", to: 2)
+        }
+        let source = results.count == 1 ? results[0] : "\(results.count) results files"
+        return TuneReport(profile: tuned, criteria: try criteria(objective: objective, device: tuned), candidates: found.candidates,
+                          seeds: found.seeds.count, origin: "read from \(source), \(found.runs) runs")
+    }
+
+    /// The objective and every bound: the memory budget, no kill, and each --constraint.
+    func criteria(objective: TuneFigure, device: DeviceProfile) throws -> TuneCriteria {
         let budget = try memoryBudget.map { try Quantities.byteCount($0, source: "--memory-budget") } ?? device.memoryWarningBytes
         var constraints = [
             TuneConstraint(figure: .peakMemory, atMost: budget),
             TuneConstraint(figure: .kills, atMost: 0),
         ]
         constraints += try constraint.map { try TuneConstraint.parse($0, source: "--constraint") }
-
-        let tuning = TuneSearch(space: try TuneSpace(plan: SweepPlan(grid)), objective: objective, constraints: constraints)
-        let outcome = try tuning.run(method: method, jobs: try jobs.checked())
-        let report = TuneReport(profile: device, search: tuning, outcome: outcome)
-        let destination = out ?? "results/\(device.name)-tune.csv"
-        CommandOutput.createFolder(of: destination)
-        try AtomicFile.write(report.csv, to: destination)
-        FileDescriptorOutput.write(report.table, to: 1)
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        FileDescriptorOutput.write("wrote \(destination): \(report.front.count) configurations on the front; \(outcome.runs) runs in \(FixedPoint.decimal(seconds, decimals: 2)) s\n", to: 2)
+        return TuneCriteria(objective: objective, constraints: constraints)
     }
 }

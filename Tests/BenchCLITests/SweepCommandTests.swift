@@ -119,7 +119,7 @@ import Glibc
         #expect(leftovers.isEmpty)
     }
 
-    @Test func tunePrintsTheFrontAndTheRecommendationAndWritesTheFront() throws {
+    @Test func tunePrintsTheFrontAndTheRecommendationAndWritesTheFrontAndReadsASweep() throws {
         let folder = try BenchProcess.scratch()
         let out = folder.appendingPathComponent("front.csv").path
         let result = try BenchProcess.run(["tune", "--profile", "low-end", "--policy", "lru,fifo", "--memory-limit", "100MB,200MB",
@@ -134,5 +134,28 @@ import Glibc
         #expect(front.filter { $0.hasSuffix(",yes") }.count == 1)
         let bad = try BenchProcess.run(["tune", "--profile", "low-end", "--constraint", "peak_memory=>3", "--out", out])
         #expect(bad.status == 2 && bad.stderr.hasPrefix("bench: --constraint: expected FIGURE<=VALUE"))
+
+        // The same grid swept, then tuned from the sweep's file: the same front, byte for byte.
+        let sweep = folder.appendingPathComponent("sweep.csv").path, read = folder.appendingPathComponent("read.csv").path
+        let swept = try BenchProcess.run(["sweep", "--profile", "low-end", "--policy", "lru,fifo", "--memory-limit", "100MB,200MB",
+                                          "--window", "0,20", "--seed", "1,2,3,4,5", "--duration", "10s", "--out", sweep])
+        #expect(swept.status == 0, "\(swept.stderr)")
+        let fromFile = try BenchProcess.run(["tune", "--results", sweep, "--out", read])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        #expect(fromFile.stdout.hasPrefix("low-end (iPhone SE (2nd gen)): 8 configurations, read from \(sweep), 80 runs\n"))
+        #expect(fromFile.stdout.split(separator: "\n").dropFirst() == result.stdout.split(separator: "\n").dropFirst())
+        #expect(try String(contentsOfFile: read, encoding: .utf8) == String(contentsOfFile: out, encoding: .utf8))
+
+        // Options that shape a search mean nothing with --results; a profile is needed without it.
+        for (arguments, message) in [
+            (["--results", sweep, "--window", "5"], "bench: --results: expected no --window with --results"),
+            (["--results", sweep, "--duration", "1m"], "bench: --results: expected no --duration with --results"),
+            (["--results", sweep, "--profile", "mid"], "bench: --profile: expected a profile the results hold (\"low-end\"), found \"mid\""),
+            (["--policy", "lru"], "bench: --profile: expected a built-in profile or a profile JSON file to tune for"),
+        ] {
+            let refused = try BenchProcess.run(["tune"] + arguments + ["--out", read])
+            #expect(refused.status == 2 && refused.stderr.hasPrefix(message), "\(refused.stderr)")
+            #expect(refused.stderr.split(separator: "\n").count == 1)
+        }
     }
 }

@@ -13,6 +13,23 @@ public enum SweepTable {
     /// The `seed` cells of the aggregate rows, in the order they are written.
     public static let aggregateSeeds = ["mean", "min", "max"]
 
+    /// The figures of a configuration's aggregate rows, in `aggregateSeeds` order: column by
+    /// column, the mean (rounded half up to the column's last decimal), the minimum and the
+    /// maximum of `rows` (one per seed, figures in `ResultMetric.all` order, at least one).
+    /// O(rows × columns).
+    public static func aggregates(_ rows: [[Int64]]) -> [[Int64]] {
+        precondition(!rows.isEmpty, "SweepTable: aggregates of no row")
+        let count = Int64(rows.count)
+        var mean: [Int64] = [], low: [Int64] = [], high: [Int64] = []
+        for column in rows[0].indices {
+            let values = rows.map { $0[column] }
+            mean.append((values.reduce(0, +) + count / 2) / count)
+            low.append(values.min()!)
+            high.append(values.max()!)
+        }
+        return [mean, low, high]
+    }
+
     /// Where a row belongs, as its two sweep cells say.
     public struct Placement: Sendable, Equatable {
         /// The run's place in the grid, 0-based; `nil` on an aggregate row.

@@ -53,17 +53,9 @@ public final class SweepWriter {
         try file.write(cells.joined(separator: ",") + "\n")
     }
 
-    /// The mean (rounded half up), min and max of each figure over a configuration's seeds.
+    /// Writes a configuration's mean, min and max rows (`SweepTable.aggregates`).
     private func writeAggregates(_ identity: [String], _ rows: [[Int64]]) throws {
-        let count = Int64(rows.count)
-        var mean: [Int64] = [], low: [Int64] = [], high: [Int64] = []
-        for column in rows[0].indices {
-            let values = rows.map { $0[column] }
-            mean.append((values.reduce(0, +) + count / 2) / count)
-            low.append(values.min()!)
-            high.append(values.max()!)
-        }
-        for (seed, figures) in zip(SweepTable.aggregateSeeds, [mean, low, high]) {
+        for (seed, figures) in zip(SweepTable.aggregateSeeds, SweepTable.aggregates(rows)) {
             var aggregate = identity
             aggregate[7] = seed
             try write(identity: aggregate, values: figures, placement: .init(index: nil, total: nil, grid: grid))

@@ -14,18 +14,41 @@ public struct TuneSample: Sendable, Equatable {
 
     public init() {}
 
-    /// Adds one workload's run.
-    mutating func add(_ result: RunResult) {
-        stalls += Int64(result.stalls.count)
-        stallP95 = max(stallP95, result.metricValues[Self.p95Column])
-        requests += Int64(result.imageRequests)
-        bytes += result.bytesDownloaded
-        peakMemory = max(peakMemory, result.peakMemoryBytes)
-        warnings += Int64(result.memoryWarnings)
-        kills += Int64(result.jetsamKills)
+    /// Adds one workload's run, from its figures in `ResultMetric.all` order (as a results row
+    /// holds them, or `RunResult.metricValues`), so a run simulated now and the same run read
+    /// back from a results CSV add exactly the same.
+    mutating func add(_ values: [Int64]) {
+        stalls += values[Self.columns.stalls]
+        stallP95 = max(stallP95, values[Self.columns.stallP95])
+        requests += values[Self.columns.requests]
+        bytes += values[Self.columns.bytes]
+        peakMemory = max(peakMemory, values[Self.columns.peakMemory])
+        warnings += values[Self.columns.warnings]
+        kills += values[Self.columns.kills]
     }
 
-    static let p95Column = ResultMetric.all.firstIndex { $0.name == "stall_ms_p95" }!
+    /// Where each figure is among `ResultMetric.all`.
+    static let columns = (stalls: column("stalls"), stallP95: column("stall_ms_p95"), requests: column("image_requests"),
+                          bytes: column("bytes_downloaded"), peakMemory: column("peak_memory_bytes"),
+                          warnings: column("memory_warnings"), kills: column("jetsam_kills"))
+
+    static func column(_ name: String) -> Int { ResultMetric.all.firstIndex { $0.name == name }! }
+}
+
+/// A candidate and the samples it got, one per seed evaluated, in seed order.
+public struct TuneCandidate: Sendable {
+    public let number: Int
+    public let policy: String
+    public let memoryLimitBytes: Int64
+    public let window: String
+    public let strategy: String
+    public internal(set) var samples: [TuneSample] = []
+
+    /// The mean, minimum and maximum of `figure` over the samples.
+    public func spread(_ figure: TuneFigure) -> (mean: Double, min: Int64, max: Int64) {
+        let values = samples.map(figure.value)
+        return (Double(values.reduce(0, +)) / Double(max(values.count, 1)), values.min() ?? 0, values.max() ?? 0)
+    }
 }
 
 /// A figure `bench tune` can minimise or bound: its name on the command line, how it reads
@@ -124,4 +147,38 @@ public struct TuneConstraint: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { figure.name + (strict ? " < " : " <= ") + figure.format(Double(bound)) }
+}
+
+/// What makes one configuration better than another for `bench tune`: the objective to
+/// minimise on average over the seeds, and the bounds every seed must meet.
+public struct TuneCriteria: Sendable {
+    public let objective: TuneFigure
+    public let constraints: [TuneConstraint]
+
+    public init(objective: TuneFigure, constraints: [TuneConstraint]) {
+        self.objective = objective
+        self.constraints = constraints
+    }
+
+    /// Whether every sample meets every constraint. O(samples × constraints).
+    public func feasible(_ candidate: TuneCandidate) -> Bool {
+        candidate.samples.allSatisfy { sample in constraints.allSatisfy { $0.admits(sample) } }
+    }
+
+    /// The mean objective.
+    func score(_ candidate: TuneCandidate) -> Double { candidate.spread(objective).mean }
+
+    /// Best first: feasible ones, by mean objective, then mean peak memory, then mean requests,
+    /// then candidate number. O(n log n × samples).
+    public func rank(_ candidates: [TuneCandidate]) -> [TuneCandidate] {
+        candidates.sorted { a, b in
+            let (fa, fb) = (feasible(a), feasible(b))
+            if fa != fb { return fa }
+            for figure in [objective, .peakMemory, .requests] {
+                let (x, y) = (a.spread(figure).mean, b.spread(figure).mean)
+                if x != y { return x < y }
+            }
+            return a.number < b.number
+        }
+    }
 }

@@ -1,26 +1,41 @@
 /// What `bench tune` prints and writes: the Pareto front of the fully evaluated, feasible
 /// candidates — none of them beaten on stalls, peak memory, requests and the objective at once
-/// by another — and the recommendation, the best of them on the mean objective (`TuneSearch`).
+/// by another — and the recommendation, the best of them on the mean objective (`TuneCriteria`).
+/// The candidates come from a search (`TuneSearch`) or from results files (`TuneResults`).
 public struct TuneReport: Sendable {
     public let profile: DeviceProfile
-    public let search: TuneSearch
-    public let outcome: TuneSearch.Outcome
+    public let criteria: TuneCriteria
+    /// Every candidate, with the seeds it was evaluated on.
+    public let candidates: [TuneCandidate]
+    /// The seeds a fully evaluated candidate has.
+    public let seeds: Int
+    /// Where the candidates came from, for the summary's first line (`halving search, 656 runs`).
+    public let origin: String
     /// The front, best first.
     public let front: [TuneCandidate]
     /// `nil` when no candidate met the constraints on every seed.
     public let recommended: TuneCandidate?
 
+    /// The report on a search's outcome.
     public init(profile: DeviceProfile, search: TuneSearch, outcome: TuneSearch.Outcome) {
+        self.init(profile: profile, criteria: search.criteria, candidates: outcome.candidates, seeds: outcome.seeds,
+                  origin: "\(outcome.method.rawValue) search, \(outcome.runs) runs")
+    }
+
+    /// The report on `candidates`, of which those with `seeds` samples are fully evaluated.
+    public init(profile: DeviceProfile, criteria: TuneCriteria, candidates: [TuneCandidate], seeds: Int, origin: String) {
         self.profile = profile
-        self.search = search
-        self.outcome = outcome
-        let finalists = outcome.candidates.filter { $0.samples.count == outcome.seeds && search.feasible($0) }
-        let figures = [TuneFigure.stalls, .peakMemory, .requests, search.objective]
+        self.criteria = criteria
+        self.candidates = candidates
+        self.seeds = seeds
+        self.origin = origin
+        let finalists = candidates.filter { $0.samples.count == seeds && criteria.feasible($0) }
+        let figures = [TuneFigure.stalls, .peakMemory, .requests, criteria.objective]
         func dominates(_ a: TuneCandidate, _ b: TuneCandidate) -> Bool {
             let pairs = figures.map { (a.spread($0).mean, b.spread($0).mean) }
             return pairs.allSatisfy { $0.0 <= $0.1 } && pairs.contains { $0.0 < $0.1 }
         }
-        front = search.rank(finalists.filter { candidate in !finalists.contains { dominates($0, candidate) } })
+        front = criteria.rank(finalists.filter { candidate in !finalists.contains { dominates($0, candidate) } })
         recommended = front.first
     }
 
@@ -46,12 +61,11 @@ public struct TuneReport: Sendable {
 
     /// The terminal summary, at most 100 columns wide.
     public var table: String {
-        let seeds = outcome.seeds
-        let constraints = search.constraints.map(\.description).joined(separator: ", ")
-        var lines = ["\(profile.name) (\(profile.model)): \(outcome.candidates.count) configurations, \(outcome.method.rawValue) search, \(outcome.runs) runs",
-                     "minimising mean \(search.objective.name); on every seed \(constraints.isEmpty ? "no constraint" : constraints)"]
-        let figures = ["stalls", "peak memory", "requests"] + (search.objective == .stalls ? [] : [search.objective.name])
-        lines.append("Pareto front (\(figures.joined(separator: ", ")); means over \(seeds) seeds):")
+        let constraints = criteria.constraints.map(\.description).joined(separator: ", ")
+        var lines = ["\(profile.name) (\(profile.model)): \(candidates.count) configurations, \(origin)",
+                     "minimising mean \(criteria.objective.name); on every seed \(constraints.isEmpty ? "no constraint" : constraints)"]
+        let figures = ["stalls", "peak memory", "requests"] + (criteria.objective == .stalls ? [] : [criteria.objective.name])
+        lines.append("Pareto front (\(figures.joined(separator: ", ")); means over \(seeds) seed\(seeds == 1 ? "" : "s")):")
         var rows = [["policy", "mem limit", "window", "strategy", "stalls", "p95 stall", "peak memory", "requests", ""]]
         for candidate in front {
             rows.append([candidate.policy, TuneFigure.peakMemory.format(Double(candidate.memoryLimitBytes)), candidate.window,
@@ -69,7 +83,7 @@ public struct TuneReport: Sendable {
         lines.append("Recommended: \(best.policy), memory cache \(TuneFigure.peakMemory.format(Double(best.memoryLimitBytes))), prefetch window \(best.window)\(best.strategy == "cacheFirst" ? "" : ", strategy \(best.strategy)")")
         for figure in [TuneFigure.stalls, .stallP95, .peakMemory, .requests] {
             let spread = best.spread(figure)
-            lines.append("  \(figure.name) mean \(figure.format(spread.mean)), min \(figure.format(Double(spread.min))), max \(figure.format(Double(spread.max))) over \(best.samples.count) seeds")
+            lines.append("  \(figure.name) mean \(figure.format(spread.mean)), min \(figure.format(Double(spread.min))), max \(figure.format(Double(spread.max))) over \(best.samples.count) seed\(best.samples.count == 1 ? "" : "s")")
         }
         return lines.joined(separator: "\n") + "\n"
     }

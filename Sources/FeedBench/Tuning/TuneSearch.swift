@@ -32,22 +32,6 @@ public struct TuneSpace: Sendable {
     }
 }
 
-/// A candidate and the samples it got, one per seed evaluated, in seed order.
-public struct TuneCandidate: Sendable {
-    public let number: Int
-    public let policy: String
-    public let memoryLimitBytes: Int64
-    public let window: String
-    public let strategy: String
-    public internal(set) var samples: [TuneSample] = []
-
-    /// The mean, minimum and maximum of `figure` over the samples.
-    public func spread(_ figure: TuneFigure) -> (mean: Double, min: Int64, max: Int64) {
-        let values = samples.map(figure.value)
-        return (Double(values.reduce(0, +)) / Double(max(values.count, 1)), values.min() ?? 0, values.max() ?? 0)
-    }
-}
-
 /// How `bench tune` explores its space.
 public enum TuneMethod: String, Sendable, CaseIterable {
     /// Exhaustive below `TuneSearch.exhaustiveLimit` runs, successive halving above.
@@ -60,22 +44,20 @@ public enum TuneMethod: String, Sendable, CaseIterable {
     case halving
 }
 
-/// Searches a space for the candidate with the best mean objective among those meeting every
-/// constraint on every seed.
+/// Searches a space, simulating its runs, for the candidate with the best mean objective among
+/// those meeting every constraint on every seed (`TuneCriteria`).
 public struct TuneSearch: Sendable {
     public let space: TuneSpace
-    public let objective: TuneFigure
-    public let constraints: [TuneConstraint]
+    public let criteria: TuneCriteria
 
     /// Spaces of at most this many runs are searched exhaustively by `auto`.
     public static let exhaustiveLimit = 500
     /// Successive halving's reduction factor.
     static let eta = 3
 
-    public init(space: TuneSpace, objective: TuneFigure, constraints: [TuneConstraint]) {
+    public init(space: TuneSpace, criteria: TuneCriteria) {
         self.space = space
-        self.objective = objective
-        self.constraints = constraints
+        self.criteria = criteria
     }
 
     /// What a search found.
@@ -113,7 +95,7 @@ public struct TuneSearch: Sendable {
             var sample = TuneSample()
             _ = try SweepRunner.run(count: work.count, jobs: jobs, configuration: { space.plan.configuration(at: indices[$0]) },
                                     progress: { progress(runs + $0) }) { position, result in
-                sample.add(result)
+                sample.add(result.metricValues)
                 if work[position].workload == space.workloadCount - 1 {
                     candidates[work[position].candidate].samples.append(sample)
                     sample = TuneSample()
@@ -133,38 +115,16 @@ public struct TuneSearch: Sendable {
                 try evaluate(alive, seeds: evaluated..<target)
                 evaluated = target
                 if target == space.seedCount { break }
-                let ranked = rank(alive.map { candidates[$0] }).map(\.number)
+                let ranked = criteria.rank(alive.map { candidates[$0] }).map(\.number)
                 let keep = max(1, (ranked.count + Self.eta - 1) / Self.eta)
                 let last = candidates[ranked[keep - 1]]
                 alive = ranked.enumerated().filter { position, number in
-                    position < keep || (feasible(candidates[number]) && feasible(last)
-                                        && score(candidates[number]) <= score(last))
+                    position < keep || (criteria.feasible(candidates[number]) && criteria.feasible(last)
+                                        && criteria.score(candidates[number]) <= criteria.score(last))
                 }.map(\.element).sorted()
                 rung *= Self.eta
             }
         }
         return Outcome(candidates: candidates, method: method, runs: runs, seeds: space.seedCount)
-    }
-
-    /// Whether every sample meets every constraint.
-    public func feasible(_ candidate: TuneCandidate) -> Bool {
-        candidate.samples.allSatisfy { sample in constraints.allSatisfy { $0.admits(sample) } }
-    }
-
-    /// The mean objective.
-    func score(_ candidate: TuneCandidate) -> Double { candidate.spread(objective).mean }
-
-    /// Best first: feasible ones, by mean objective, then mean peak memory, then mean requests,
-    /// then candidate order.
-    public func rank(_ candidates: [TuneCandidate]) -> [TuneCandidate] {
-        candidates.sorted { a, b in
-            let (fa, fb) = (feasible(a), feasible(b))
-            if fa != fb { return fa }
-            for figure in [objective, .peakMemory, .requests] {
-                let (x, y) = (a.spread(figure).mean, b.spread(figure).mean)
-                if x != y { return x < y }
-            }
-            return a.number < b.number
-        }
     }
 }

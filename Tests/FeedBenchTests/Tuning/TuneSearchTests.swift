@@ -19,10 +19,15 @@ import Testing
 
     func standardSpace() -> TuneSpace { Self.standardSpace }
 
+    /// The default bounds of `bench tune --profile low-end`: the warning threshold, no kill.
+    static func criteria(_ objective: TuneFigure = .stalls) -> TuneCriteria {
+        TuneCriteria(objective: objective,
+                     constraints: [TuneConstraint(figure: .peakMemory, atMost: DeviceProfile.lowEnd.memoryWarningBytes),
+                                   TuneConstraint(figure: .kills, atMost: 0)])
+    }
+
     func search(_ space: TuneSpace, _ objective: TuneFigure = .stalls) -> TuneSearch {
-        TuneSearch(space: space, objective: objective,
-                   constraints: [TuneConstraint(figure: .peakMemory, atMost: DeviceProfile.lowEnd.memoryWarningBytes),
-                                 TuneConstraint(figure: .kills, atMost: 0)])
+        TuneSearch(space: space, criteria: Self.criteria(objective))
     }
 
     @Test func halvingPicksWhatTheExhaustiveGridPicksOnTheStandardMatrix() throws {
@@ -59,8 +64,8 @@ import Testing
     }
 
     @Test func aConstraintNoCandidateMeetsLeavesNoRecommendation() throws {
-        let tuning = TuneSearch(space: standardSpace(), objective: .stalls,
-                                constraints: [TuneConstraint(figure: .peakMemory, atMost: 1 << 20)])
+        let tuning = TuneSearch(space: standardSpace(),
+                                criteria: TuneCriteria(objective: .stalls, constraints: [TuneConstraint(figure: .peakMemory, atMost: 1 << 20)]))
         let report = TuneReport(profile: .lowEnd, search: tuning, outcome: try tuning.run(method: .halving, jobs: 2))
         #expect(report.recommended == nil && report.front.isEmpty)
         #expect(report.table.contains("Recommended: none"))

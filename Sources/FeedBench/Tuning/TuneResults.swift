@@ -1,0 +1,184 @@
+/// The candidates of `bench tune --results`: configurations read back from results CSVs —
+/// `bench sweep`'s, merged shards, `bench run`'s — instead of simulated.
+///
+/// A candidate is one (policy, memory limit, window, strategy) of one profile and network; its
+/// sample on a seed adds up its rows of every workload (behaviour or trace) with that seed,
+/// exactly as `TuneSearch` adds up the runs it simulates, so the same runs read back or
+/// simulated give the same samples, front and recommendation. Candidates are numbered in the
+/// order their first row appears (files in the order given), which breaks exact ties as a search
+/// over the same grid does.
+///
+/// A sweep's aggregate rows (seed `mean`, `min`, `max`) are checked against the seed rows of the
+/// same configuration in the same file and not counted again: constraints bound every seed, so
+/// tune needs the seed rows, and a configuration with aggregate rows only is refused. Every
+/// candidate must have a row for each workload and seed the others have, and the rows tuned
+/// must share one disk limit and one launch count. Each refusal names the file and line.
+public struct TuneResults: Sendable {
+    /// The profile tuned for (the `profile` column).
+    public let profile: String
+    /// The network the rows were simulated on.
+    public let network: String
+    /// Every candidate, each with one sample per seed, in `seeds` order.
+    public let candidates: [TuneCandidate]
+    /// The seeds every candidate has, in increasing order.
+    public let seeds: [String]
+    /// The workloads every sample adds up, in the order they first appear.
+    public let workloads: [String]
+
+    /// Run rows the candidates were built from.
+    public var runs: Int { candidates.count * seeds.count * workloads.count }
+
+    /// A run row and the file it came from.
+    struct Located {
+        let path: String
+        let row: ResultsFile.Row
+    }
+
+    /// Identity columns (`RunResult.identityColumns`) by role.
+    enum Column {
+        static let profile = 0, network = 1, policy = 2, memoryLimit = 3, diskLimit = 4, window = 5, workload = 6,
+                   seed = 7, launches = 8, strategy = 9
+        /// What makes a candidate.
+        static let candidate = [policy, memoryLimit, window, strategy]
+        /// What the rows tuned must share.
+        static let shared = [(diskLimit, "disk limit"), (launches, "launch count")]
+    }
+
+    /// Reads the candidates of `profile` on `network` from `files` (already read and checked
+    /// as results CSVs). Either may be `nil` when the files hold only one. O(rows log rows).
+    public init(_ files: [ResultsFile], profile: String?, network: String?) throws {
+        var runs: [Located] = []
+        var aggregates: [Located] = []
+        var firstSeen: [[String]: Located] = [:]
+        for file in files {
+            for row in file.rows {
+                let located = Located(path: file.path, row: row)
+                if row.isAggregate {
+                    aggregates.append(located)
+                    continue
+                }
+                if let earlier = firstSeen[row.identity] {
+                    throw InputError(source: file.path, line: row.line,
+                                     "expected each run once across the results files, found the run of \(earlier.path):\(earlier.row.line) again")
+                }
+                firstSeen[row.identity] = located
+                runs.append(located)
+            }
+        }
+        guard !runs.isEmpty else {
+            throw InputError(source: files.first?.path ?? "--results", "expected run rows (one per run and seed) to tune over, found none")
+        }
+        let profile = try Self.choose(profile, among: runs.map { $0.row.identity[Column.profile] }, option: "--profile", noun: "profile")
+        runs.removeAll { $0.row.identity[Column.profile] != profile }
+        let network = try Self.choose(network, among: runs.map { $0.row.identity[Column.network] }, option: "--network", noun: "network")
+        runs.removeAll { $0.row.identity[Column.network] != network }
+        try Self.checkShared(runs)
+        try Self.check(aggregates.filter { $0.row.identity[Column.profile] == profile && $0.row.identity[Column.network] == network },
+                       against: runs)
+
+        // Candidates in the order they first appear; each one's rows by workload and seed.
+        var numbers: [[String]: Int] = [:]
+        var firsts: [Located] = []
+        var cells: [[String: [String: [Int64]]]] = []
+        var workloads: [String] = []
+        var seeds = Set<String>()
+        for run in runs {
+            let identity = run.row.identity
+            let key = Column.candidate.map { identity[$0] }
+            let number = numbers[key] ?? {
+                numbers[key] = firsts.count
+                firsts.append(run)
+                cells.append([:])
+                return firsts.count - 1
+            }()
+            if !workloads.contains(identity[Column.workload]) { workloads.append(identity[Column.workload]) }
+            seeds.insert(identity[Column.seed])
+            cells[number][identity[Column.workload], default: [:]][identity[Column.seed]] = run.row.values
+        }
+        let sortedSeeds = seeds.sorted { (UInt64($0) ?? .max, $0) < (UInt64($1) ?? .max, $1) }
+        let candidates = try firsts.enumerated().map { number, first in
+            let identity = first.row.identity
+            guard let memoryLimit = Int64(identity[Column.memoryLimit]), memoryLimit >= 0 else {
+                throw InputError(source: first.path, line: first.row.line, field: "memory_limit_bytes",
+                                 "expected a whole number of bytes, found \(InputError.quote(identity[Column.memoryLimit]))")
+            }
+            var candidate = TuneCandidate(number: number, policy: identity[Column.policy], memoryLimitBytes: memoryLimit,
+                                          window: identity[Column.window], strategy: identity[Column.strategy])
+            for seed in sortedSeeds {
+                var sample = TuneSample()
+                for workload in workloads {
+                    guard let values = cells[number][workload]?[seed] else {
+                        throw InputError(source: first.path, line: first.row.line,
+                                         "expected a row for every workload and seed the other configurations have; \(Self.describe(identity)) has none for \(workload) seed \(seed)")
+                    }
+                    sample.add(values)
+                }
+                candidate.samples.append(sample)
+            }
+            return candidate
+        }
+        self.profile = profile
+        self.network = network
+        self.candidates = candidates
+        self.seeds = sortedSeeds
+        self.workloads = workloads
+    }
+
+    /// `given` if the rows hold it; else the rows' only value. O(rows).
+    static func choose(_ given: String?, among values: [String], option: String, noun: String) throws -> String {
+        var distinct: [String] = []
+        for value in values where !distinct.contains(value) { distinct.append(value) }
+        let list = distinct.map { InputError.quote($0) }.joined(separator: ", ")
+        if let given {
+            guard distinct.contains(given) else {
+                throw InputError(source: option, "expected a \(noun) the results hold (\(list)), found \(InputError.quote(given))")
+            }
+            return given
+        }
+        guard distinct.count == 1 else {
+            throw InputError(source: option, "expected the \(noun) to tune for: the results hold several (\(list))")
+        }
+        return distinct[0]
+    }
+
+    /// Refuses rows that differ in what tune does not choose (disk limit, launches).
+    static func checkShared(_ runs: [Located]) throws {
+        guard let first = runs.first else { return }
+        for (column, noun) in Column.shared {
+            let expected = first.row.identity[column]
+            if let other = runs.first(where: { $0.row.identity[column] != expected }) {
+                throw InputError(source: other.path, line: other.row.line, field: RunResult.identityColumns[column],
+                                 "expected one \(noun) across the rows tuned (\(expected), as on \(first.path):\(first.row.line)); tune chooses policy, memory limit, window and strategy, found \(InputError.quote(other.row.identity[column]))")
+            }
+        }
+    }
+
+    /// Checks each aggregate row against the seed rows of its configuration in its own file.
+    static func check(_ aggregates: [Located], against runs: [Located]) throws {
+        guard !aggregates.isEmpty else { return }
+        func key(_ located: Located) -> [String] {
+            var identity = located.row.identity
+            identity[Column.seed] = ""
+            return [located.path] + identity
+        }
+        var seedRows: [[String]: [[Int64]]] = [:]
+        for run in runs { seedRows[key(run), default: []].append(run.row.values) }
+        for aggregate in aggregates {
+            let seed = aggregate.row.identity[Column.seed]
+            guard let rows = seedRows[key(aggregate)] else {
+                throw InputError(source: aggregate.path, line: aggregate.row.line, field: "seed",
+                                 "expected the seed rows this \(seed) row summarises in the same file (tune bounds every seed), found none")
+            }
+            let expected = SweepTable.aggregates(rows)[SweepTable.aggregateSeeds.firstIndex(of: seed)!]
+            for (metric, (want, found)) in zip(ResultMetric.all, zip(expected, aggregate.row.values)) where want != found {
+                throw InputError(source: aggregate.path, line: aggregate.row.line, field: metric.name,
+                                 "expected \(metric.format(want)), the \(seed) of this configuration's \(rows.count) seed rows in the file, found \(metric.format(found))")
+            }
+        }
+    }
+
+    /// `lru, memory limit 471859200, window 20, cacheFirst`.
+    static func describe(_ identity: [String]) -> String {
+        "\(identity[Column.policy]), memory limit \(identity[Column.memoryLimit]), window \(identity[Column.window]), \(identity[Column.strategy])"
+    }
+}
