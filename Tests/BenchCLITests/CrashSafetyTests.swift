@@ -52,7 +52,7 @@ import Glibc
         let store = folder.appendingPathComponent("store").path
         let out = folder.appendingPathComponent("out.csv").path
         let run = ["run", "--profile", "low-end", "--policy", "lru", "--window", "20", "--trace", "browser",
-                   "--launches", "30", "--gap", "1h", "--duration", "20s", "--store", store, "--out", out, "--jobs", "1"]
+                   "--launches", "150", "--gap", "1h", "--duration", "20s", "--store", store, "--out", out, "--jobs", "1"]
         var interrupted = 0
         for delay in [0.3, 0.8] {
             if try Self.killed(run, after: delay) { interrupted += 1 }

@@ -93,13 +93,13 @@ public struct RunResult: Sendable, Equatable {
 
     /// The figure columns' cells, in `ResultMetric.all` order.
     public var metricCells: [String] {
-        [String(displays), String(memoryHits), String(diskHits), String(inflightHits), String(misses), hitRate,
-         memoryHitRate, String(stalls.count), stalls.milliseconds(atPercentile: 50),
-         stalls.milliseconds(atPercentile: 95), stalls.milliseconds(atPercentile: 99), firstImageMilliseconds,
-         String(apiRequests), String(imageRequests), String(cancelledRequests), String(wastedPrefetches),
-         String(bytesDownloaded),
-         String(peakMemoryBytes), String(meanMemoryBytes), String(memoryWarnings), String(jetsamKills),
-         String(evictions), String(reshownViewed)]
+        let stallPercentiles = stalls.milliseconds(atPercentiles: [50, 95, 99])
+        return [String(displays), String(memoryHits), String(diskHits), String(inflightHits), String(misses), hitRate,
+                memoryHitRate, String(stalls.count)] + stallPercentiles + [firstImageMilliseconds,
+                String(apiRequests), String(imageRequests), String(cancelledRequests), String(wastedPrefetches),
+                String(bytesDownloaded),
+                String(peakMemoryBytes), String(meanMemoryBytes), String(memoryWarnings), String(jetsamKills),
+                String(evictions), String(reshownViewed)]
     }
 
     /// The figures as `ResultsFile` reads them back: one integer per `ResultMetric.all`, scaled

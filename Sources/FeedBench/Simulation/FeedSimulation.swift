@@ -400,6 +400,8 @@ public struct FeedSimulation {
     /// Moves the prefetch window: items entering it are prefetched, items leaving it released.
     mutating func updatePrefetch(at now: Int64) {
         let wanted = currentWindow().items(visible: visible, forward: forward, itemCount: items.count).map { items[$0].url }
+        // Most frames leave the window where it was: nothing to stop or start.
+        guard wanted != prefetching else { return deliverImages(at: now) }
         let wantedSet = Set(wanted)
         let current = Set(prefetching)
         for url in prefetching where !wantedSet.contains(url) { pipeline.stopPrefetch(url, at: now, queue: &queue) }
