@@ -63,6 +63,26 @@ public struct Chart: Sendable, Equatable {
     public var referenceLines: [ReferenceLine] = []
     /// Remarks printed under the plot (e.g. why limits are missing).
     public var notes: [String] = []
+
+    /// Adds a note for each set of series whose points are all equal (same x and y, in order),
+    /// naming them, since their lines and markers coincide and only the last drawn shows — e.g.
+    /// policies that never evict at a large cache. O(series² × points).
+    public mutating func noteCoincidentSeries() {
+        var grouped: [[String]] = []
+        var representatives: [[Point]] = []
+        for line in series {
+            let shape = line.points.map { Point(x: $0.x, y: $0.y, note: "") }
+            if let index = representatives.firstIndex(of: shape) {
+                grouped[index].append(line.name)
+            } else {
+                representatives.append(shape)
+                grouped.append([line.name])
+            }
+        }
+        for names in grouped where names.count > 1 {
+            notes.append("Same values at every point, so their lines coincide: \(names.joined(separator: ", ")).")
+        }
+    }
 }
 
 /// How a series looks: colour, dash pattern and marker shape, so that series stay apart in

@@ -110,6 +110,7 @@ struct ReportCharts {
                 }
                 chart.series.append(Chart.Series(name: label, style: style(label), points: points))
             }
+            chart.noteCoincidentSeries()
             if metric.kind == Self.peakMemory.kind { Self.addLimits(to: &chart, profile: profile, name: group.key[0], axis: .horizontal, jetsam: true) }
             charts.append(chart)
         }

@@ -59,6 +59,24 @@ import Testing
         #expect(SVGChart.legendRows(chart).allSatisfy { row in row.reduce(0) { $0 + SVGChart.legendWidth($1) } <= SVGChart.legendSpan || row.count == 1 })
     }
 
+    @Test func seriesWithTheSameValuesEverywhereAreNamedInANote() throws {
+        func series(_ name: String, _ ys: [Double]) -> Chart.Series {
+            Chart.Series(name: name, style: .palette(0), points: ys.enumerated().map { Chart.Point(x: Double($0.offset), y: $0.element, note: name) })
+        }
+        var chart = Chart(kind: "test", title: "t", xTitle: "x", yTitle: "y", xAxis: .numeric)
+        chart.series = [series("lru", [1, 2, 3]), series("lfu", [1, 2, 4]), series("fifo", [1, 2, 3]),
+                        series("arc", [1, 2]), series("s3fifo", [1, 2, 3]), series("sieve", [1, 2, 4])]
+        chart.noteCoincidentSeries()
+        #expect(chart.notes == ["Same values at every point, so their lines coincide: lru, fifo, s3fifo.",
+                                "Same values at every point, so their lines coincide: lfu, sieve."])
+        let svg = try MarkupElement.parse(SVGChart.render(chart))
+        #expect(svg.allText.contains("their lines coincide: lru, fifo, s3fifo."))
+        var distinct = Chart(kind: "test", title: "t", xTitle: "x", yTitle: "y", xAxis: .numeric)
+        distinct.series = [series("lru", [1, 2, 3]), series("lfu", [1, 2, 4])]
+        distinct.noteCoincidentSeries()
+        #expect(distinct.notes.isEmpty)
+    }
+
     @Test func coordinatesAreFixedDecimals() {
         #expect(SVGText.px(12.345) == "12.3")
         #expect(SVGText.px(-4.25) == "-4.3")
