@@ -12,7 +12,7 @@ struct Bench: ParsableCommand {
         status 2. Outputs are written to a temporary file and renamed, never left half-written.
         """,
         subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, TuneCommand.self, CompareCommand.self,
-                      ReportCommand.self, CheckCommand.self, CacheSimCommand.self, TraceCommand.self],
+                      ReportCommand.self, CheckCommand.self, CacheSimCommand.self, TraceCommand.self, ProfilesCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

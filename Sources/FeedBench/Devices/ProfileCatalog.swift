@@ -1,0 +1,73 @@
+/// What `bench profiles` prints: the built-in device profiles and network presets as tables,
+/// and any profile as the JSON that `--profile FILE` reads — a template for a team's own device.
+public enum ProfileCatalog {
+    /// The built-in device profiles (screen, grid, network; memory limits and speeds) and
+    /// network presets, as three tables at most 100 columns wide.
+    public static var tables: String {
+        let profiles = DeviceProfile.builtIn
+        var lines = ["Device profiles (bench profiles NAME prints one as the JSON --profile reads):"]
+        lines += TextTable.render([["profile", "model", "screen (pt)", "scale", "Hz", "columns", "network"]] + profiles.map { profile in
+            [profile.name, profile.model, "\(number(profile.screenWidth))×\(number(profile.screenHeight))", number(profile.scale),
+             String(profile.refreshRate), String(profile.columns), profile.defaultNetwork]
+        }, leftAligned: [0, 1, 6])
+        lines.append("")
+        lines.append("Memory (MiB) and speed (MiB/s):")
+        lines += TextTable.render([["profile", "RAM", "warning", "jetsam", "memory cache", "disk cache", "decode", "disk read",
+                                    "read latency"]] + profiles.map { profile in
+            [profile.name, mebibytes(profile.ramBytes), mebibytes(profile.memoryWarningBytes), mebibytes(profile.jetsamLimitBytes),
+             mebibytes(profile.memoryCacheBytes), mebibytes(profile.diskCacheBytes), mebibytes(profile.decodeBytesPerSecond),
+             mebibytes(profile.diskReadBytesPerSecond), FixedPoint.ratio(profile.diskReadLatency, 1_000_000, decimals: 2) + " ms"]
+        }, leftAligned: [0])
+        lines.append("")
+        lines.append("Network presets (--network):")
+        lines += TextTable.render([["network", "bandwidth", "one-way delay", "loss", "connections"]] + NetworkProfile.builtIn.map { network in
+            let delay = network.oneWayDelay
+            let milliseconds = [delay.lowerBound, delay.upperBound].map { FixedPoint.ratio($0, 1_000_000, decimals: 0) }
+            return [network.name, FixedPoint.ratio(network.bitsPerSecond, 1_000_000, decimals: 2) + " Mbit/s",
+                    (milliseconds[0] == milliseconds[1] ? milliseconds[0] : milliseconds.joined(separator: "–")) + " ms",
+                    FixedPoint.decimal(network.loss * 100, decimals: 0) + " %", String(network.connectionsPerHost)]
+        }, leftAligned: [0])
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `profile` as a profile JSON file: every field of `DeviceProfile.jsonFields`, in that
+    /// order, one per line; reading it back (`DeviceProfile(json:source:)`) gives `profile`.
+    public static func json(_ profile: DeviceProfile) -> String {
+        let values: [String] = [
+            string(profile.name), string(profile.model), number(profile.screenWidth), number(profile.screenHeight),
+            number(profile.scale), String(profile.refreshRate), String(profile.columns), String(profile.ramBytes),
+            String(profile.memoryWarningBytes), String(profile.jetsamLimitBytes), String(profile.decodeBytesPerSecond),
+            String(profile.diskReadBytesPerSecond), String(profile.diskReadLatency), string(profile.defaultNetwork),
+            String(profile.memoryCacheBytes), String(profile.diskCacheBytes),
+        ]
+        let fields = zip(DeviceProfile.jsonFields, values).map { "  \(string($0)): \($1)" }
+        return "{\n" + fields.joined(separator: ",\n") + "\n}\n"
+    }
+
+    /// A whole number of MiB without decimals, otherwise one decimal.
+    static func mebibytes(_ bytes: Int64) -> String {
+        bytes % 1_048_576 == 0 ? String(bytes / 1_048_576) : FixedPoint.ratio(bytes, 1_048_576, decimals: 1)
+    }
+
+    /// A JSON number: whole values without a fraction (`375`), others as Swift writes them
+    /// (shortest form that reads back exactly).
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    /// A JSON string literal: quotes and backslashes escaped, control characters as `\u00XX`.
+    static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" {
+                out += "\\" + String(scalar)
+            } else if scalar.value < 0x20 {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

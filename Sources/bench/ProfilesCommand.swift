@@ -1,0 +1,34 @@
+import ArgumentParser
+import FeedBench
+
+struct ProfilesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profiles",
+        abstract: "List the built-in device profiles and network presets, or print a profile as JSON.",
+        discussion: """
+        With no argument, prints the four built-in device profiles (screen, grid, default \
+        network; memory limits, cache sizes and speeds) and the network presets.
+
+        With a profile — a built-in name or a profile JSON file — prints it as the JSON \
+        `--profile FILE` reads, every field in the README's order: a built-in one is a template \
+        for your own device, and a file is checked (one line naming the field, exit status 2) \
+        and printed back normalised.
+
+        Examples:
+          bench profiles
+          bench profiles low-end > my-phone.json      # then edit name, model and the figures
+          bench profiles my-phone.json
+        """
+    )
+
+    @Argument(help: ArgumentHelp("A built-in profile or a profile JSON file to print as JSON.", valueName: "name|file"))
+    var profile: String?
+
+    func run() throws {
+        if let profile {
+            FileDescriptorOutput.write(ProfileCatalog.json(try DeviceProfile.named(profile)), to: 1)
+        } else {
+            FileDescriptorOutput.write(ProfileCatalog.tables, to: 1)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+@testable import FeedBench
+import Testing
+
+/// `bench profiles`: every profile prints as JSON that reads back to the same profile, and the
+/// tables list every built-in profile and network within 100 columns.
+@Suite struct ProfileCatalogTests {
+    @Test func everyBuiltInProfileReadsBackFromItsJSON() throws {
+        for profile in DeviceProfile.builtIn {
+            let json = ProfileCatalog.json(profile)
+            #expect(try DeviceProfile(json: Array(json.utf8), source: "\(profile.name).json") == profile)
+            #expect(json.split(separator: "\n").count == DeviceProfile.jsonFields.count + 2)
+        }
+    }
+
+    @Test func oddFiguresAndTextReadBackExactly() throws {
+        var profile = DeviceProfile.tablet
+        profile.name = "odd_phone-2.5"
+        profile.model = "A \"quoted\" \\ model, é and 📱"
+        profile.scale = 2.61
+        profile.screenWidth = 320.5
+        profile.diskReadLatency = 0
+        let json = ProfileCatalog.json(profile)
+        #expect(json.contains("\"model\": \"A \\\"quoted\\\" \\\\ model, é and 📱\""))
+        #expect(try DeviceProfile(json: Array(json.utf8), source: "odd.json") == profile)
+    }
+
+    @Test func controlCharactersAreEscaped() {
+        #expect(ProfileCatalog.string("a\tb\u{1}\"\\") == "\"a\\u0009b\\u0001\\\"\\\\\"")
+    }
+
+    @Test func theTablesListEveryProfileAndNetworkWithin100Columns() {
+        let text = ProfileCatalog.tables
+        let lines = text.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 100 })
+        for profile in DeviceProfile.builtIn {
+            #expect(lines.filter { $0.hasPrefix(profile.name + " ") }.count == 2, "\(profile.name)")
+        }
+        for network in NetworkProfile.builtIn {
+            #expect(lines.contains { $0.hasPrefix(network.name + " ") }, "\(network.name)")
+        }
+        #expect(text.contains("low-end   3072     1000    1400           450         150     250        800       0.30 ms"))
+        #expect(text.contains("lte       50.00 Mbit/s       50–65 ms   0 %            6"))
+    }
+}
