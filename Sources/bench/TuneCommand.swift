@@ -12,7 +12,8 @@ struct TuneCommand: ParsableCommand {
         every seed. A candidate is feasible when, on every seed, it meets each --constraint, \
         stays within --memory-budget (default: the profile's memory-warning threshold) and is \
         never killed. The recommendation is the feasible candidate with the best mean \
-        objective (ties: lower mean peak memory, then fewer requests).
+        objective (ties: lower mean p95 stall, then fewer bytes downloaded — bench run's rule — \
+        then lower peak memory, then fewer requests).
 
         Search: spaces of at most 500 runs are searched exhaustively; larger ones by successive \
         halving over seeds — every candidate on one seed, the best third (and any tied with the \

@@ -168,13 +168,15 @@ public struct TuneCriteria: Sendable {
     /// The mean objective.
     func score(_ candidate: TuneCandidate) -> Double { candidate.spread(objective).mean }
 
-    /// Best first: feasible ones, by mean objective, then mean peak memory, then mean requests,
-    /// then candidate number. O(n log n × samples).
+    /// Best first: feasible ones, by mean objective; ties by mean stall p95, then mean bytes
+    /// downloaded — the main job's own tie-break (`MatrixSummary`), so that on one seed both
+    /// recommend the same configuration — then mean peak memory, mean requests and candidate
+    /// number. O(n log n × samples).
     public func rank(_ candidates: [TuneCandidate]) -> [TuneCandidate] {
         candidates.sorted { a, b in
             let (fa, fb) = (feasible(a), feasible(b))
             if fa != fb { return fa }
-            for figure in [objective, .peakMemory, .requests] {
+            for figure in [objective, .stallP95, .bytes, .peakMemory, .requests] {
                 let (x, y) = (a.spread(figure).mean, b.spread(figure).mean)
                 if x != y { return x < y }
             }

@@ -149,3 +149,28 @@ import Testing
         #expect(error?.source == "f1.csv" && error?.message == "expected run rows (one per run and seed) to tune over, found none")
     }
 }
+
+/// On the committed standard matrices (one seed each), tune over the results file recommends
+/// exactly what the main job's summary recommends: one ranking rule, two tools.
+@Suite struct TuneAgreesWithTheMainJobTests {
+    @Test(arguments: DeviceProfile.builtIn)
+    func tuneOverTheStandardMatrixRecommendsWhatBenchRunDoes(profile: DeviceProfile) throws {
+        let file = try ResultsFile.read(path: SharedFiles.packageRoot.appendingPathComponent("results/\(profile.name).csv").path)
+        func value(_ row: ResultsFile.Row, _ column: String) -> Int64 { row.values[ResultMetric.all.firstIndex { $0.name == column }!] }
+        let runs = file.rows.map { row in
+            MatrixSummary.Run(policy: row.identity[2], memoryLimitBytes: Int64(row.identity[3])!, window: row.identity[5],
+                              stalls: Int(value(row, "stalls")), stallP95Milliseconds: Double(value(row, "stall_ms_p95")) / 1_000,
+                              displays: Int(value(row, "displays")), hits: Int(value(row, "memory_hits") + value(row, "disk_hits")),
+                              peakMemoryBytes: value(row, "peak_memory_bytes"), imageRequests: Int(value(row, "image_requests")),
+                              bytesDownloaded: value(row, "bytes_downloaded"), memoryWarnings: Int(value(row, "memory_warnings")),
+                              jetsamKills: Int(value(row, "jetsam_kills")))
+        }
+        let main = try #require(MatrixSummary(profile: profile, runs: runs).recommended)
+        let read = try TuneResults([file], profile: nil, network: nil)
+        let report = TuneReport(profile: profile, criteria: TuneCriteria(objective: .stalls, constraints: [
+            TuneConstraint(figure: .peakMemory, atMost: profile.memoryWarningBytes), TuneConstraint(figure: .kills, atMost: 0),
+        ]), candidates: read.candidates, seeds: 1, origin: "read")
+        let tuned = try #require(report.recommended)
+        #expect([tuned.policy, String(tuned.memoryLimitBytes), tuned.window] == [main.policy, String(main.memoryLimitBytes), main.window])
+    }
+}
