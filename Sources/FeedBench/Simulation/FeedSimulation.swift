@@ -31,6 +31,8 @@ public struct FeedSimulation {
     var visible = 0..<0
     var cells: [Int: Cell] = [:]
     var prefetching: [UInt64] = []
+    /// What `prefetching` was last computed from; while it stays the same, so does the window.
+    var prefetchedFor: PrefetchRequest?
     var furthestDisplayed = -1
     var apiCallsWanted = 0
     var apiResponse: FeedAPIResponse?
@@ -180,6 +182,7 @@ public struct FeedSimulation {
         visible = 0..<0
         cells = [:]
         prefetching = []
+        prefetchedFor = nil
         furthestDisplayed = -1
         apiCallsWanted = 0
         apiResponse = nil
@@ -399,8 +402,12 @@ public struct FeedSimulation {
 
     /// Moves the prefetch window: items entering it are prefetched, items leaving it released.
     mutating func updatePrefetch(at now: Int64) {
-        let wanted = currentWindow().items(visible: visible, forward: forward, itemCount: items.count).map { items[$0].url }
-        // Most frames leave the window where it was: nothing to stop or start.
+        // Most frames leave the window where it was (items are only ever appended, and the
+        // launch reset clears `prefetchedFor`): nothing to stop or start.
+        let request = PrefetchRequest(window: currentWindow(), visible: visible, forward: forward, itemCount: items.count)
+        guard request != prefetchedFor else { return deliverImages(at: now) }
+        prefetchedFor = request
+        let wanted = request.window.items(visible: visible, forward: forward, itemCount: items.count).map { items[$0].url }
         guard wanted != prefetching else { return deliverImages(at: now) }
         let wantedSet = Set(wanted)
         let current = Set(prefetching)
@@ -408,6 +415,15 @@ public struct FeedSimulation {
         for url in wanted where !current.contains(url) { pipeline.startPrefetch(items[indexOf[url]!], at: now, queue: &queue) }
         prefetching = wanted
         deliverImages(at: now)
+    }
+
+    /// What decides the prefetch window's items: the window's size, the visible items, the
+    /// scroll direction and how many items the feed holds.
+    struct PrefetchRequest: Equatable {
+        var window: PrefetchWindow
+        var visible: Range<Int>
+        var forward: Bool
+        var itemCount: Int
     }
 
     /// The window the prefetcher uses now, by the configured mode (`WindowMode`).
