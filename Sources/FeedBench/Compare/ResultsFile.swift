@@ -14,7 +14,7 @@ public struct ResultsFile: Sendable {
         public let placement: SweepTable.Placement?
 
         /// Whether it is a sweep's mean, min or max row rather than one run's.
-        public var isAggregate: Bool { SweepTable.aggregateSeeds.contains(identity[7]) }
+        public var isAggregate: Bool { SweepTable.aggregateSeeds.contains(identity[RunResult.identityIndex("seed")]) }
     }
 
     /// The path, as given.
@@ -57,7 +57,7 @@ public struct ResultsFile: Sendable {
             var placement: SweepTable.Placement?
             if isSweep {
                 let cells = record.fields.suffix(2)
-                switch SweepTable.placement(run: cells.first!, grid: cells.last!, seed: identity[7]) {
+                switch SweepTable.placement(run: cells.first!, grid: cells.last!, seed: identity[RunResult.identityIndex("seed")]) {
                 case let .success(found): placement = found
                 case let .failure(cell):
                     throw InputError(source: path, line: record.line, field: cell.column,
@@ -67,6 +67,24 @@ public struct ResultsFile: Sendable {
             rows.append(Row(line: record.line, identity: identity, values: values, placement: placement))
         }
         self.rows = rows
+    }
+
+    /// Every row of `files` with the path it came from, in file order, refusing a run found in
+    /// two of them (each file already holds each identity once). O(rows).
+    static func rowsOnce(_ files: [ResultsFile]) throws -> [(path: String, row: Row)] {
+        var firstSeen: [[String]: (path: String, line: Int)] = [:]
+        var rows: [(path: String, row: Row)] = []
+        for file in files {
+            for row in file.rows {
+                if let earlier = firstSeen[row.identity] {
+                    throw InputError(source: file.path, line: row.line,
+                                     "expected each run once across the results files, found the identity of \(earlier.path):\(earlier.line) again")
+                }
+                firstSeen[row.identity] = (file.path, row.line)
+                rows.append((file.path, row))
+            }
+        }
+        return rows
     }
 
     /// Refuses a header that is not `RunResult.columns`, naming the first column that differs.

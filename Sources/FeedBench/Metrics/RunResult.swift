@@ -59,6 +59,9 @@ public struct RunResult: Sendable, Equatable {
     /// The identity columns: two rows with equal values here describe the same experiment.
     public static let identityColumns = Array(columns.prefix(10))
 
+    /// Where the identity column `name` is among `identityColumns`.
+    static func identityIndex(_ name: String) -> Int { identityColumns.firstIndex(of: name)! }
+
     public static var csvHeader: String { columns.joined(separator: ",") }
 
     /// A whole results CSV: the header, then one line per result, each ended by `\n`.

@@ -32,24 +32,12 @@ struct ReportRows {
     static let window = column("prefetch_window"), trace = column("trace")
     static let metricIndex = Dictionary(uniqueKeysWithValues: ResultMetric.all.enumerated().map { ($0.element.name, $0.offset) })
 
-    static func column(_ name: String) -> Int { RunResult.identityColumns.firstIndex(of: name)! }
+    static func column(_ name: String) -> Int { RunResult.identityIndex(name) }
 
     let rows: [Row]
 
     init(_ files: [ResultsFile]) throws {
-        var firstSeen: [[String]: (path: String, line: Int)] = [:]
-        var rows: [Row] = []
-        for file in files {
-            for row in file.rows {
-                if let earlier = firstSeen[row.identity] {
-                    throw InputError(source: file.path, line: row.line,
-                                     "expected each run once across the results files, found the identity of \(earlier.path):\(earlier.line) again")
-                }
-                firstSeen[row.identity] = (file.path, row.line)
-                rows.append(Row(identity: row.identity, values: row.values))
-            }
-        }
-        self.rows = rows
+        rows = try ResultsFile.rowsOnce(files).map { Row(identity: $0.row.identity, values: $0.row.values) }
     }
 
     /// `items`' distinct keys in the order they first appear.

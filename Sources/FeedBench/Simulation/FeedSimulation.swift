@@ -407,7 +407,7 @@ public struct FeedSimulation {
         let request = PrefetchRequest(window: currentWindow(), visible: visible, forward: forward, itemCount: items.count)
         guard request != prefetchedFor else { return deliverImages(at: now) }
         prefetchedFor = request
-        let wanted = request.window.items(visible: visible, forward: forward, itemCount: items.count).map { items[$0].url }
+        let wanted = request.window.items(visible: request.visible, forward: request.forward, itemCount: request.itemCount).map { items[$0].url }
         guard wanted != prefetching else { return deliverImages(at: now) }
         let wantedSet = Set(wanted)
         let current = Set(prefetching)

@@ -36,8 +36,11 @@ public struct TuneResults: Sendable {
 
     /// Identity columns (`RunResult.identityColumns`) by role.
     enum Column {
-        static let profile = 0, network = 1, policy = 2, memoryLimit = 3, diskLimit = 4, window = 5, workload = 6,
-                   seed = 7, launches = 8, strategy = 9
+        static let profile = RunResult.identityIndex("profile"), network = RunResult.identityIndex("network")
+        static let policy = RunResult.identityIndex("policy"), memoryLimit = RunResult.identityIndex("memory_limit_bytes")
+        static let diskLimit = RunResult.identityIndex("disk_limit_bytes"), window = RunResult.identityIndex("prefetch_window")
+        static let workload = RunResult.identityIndex("trace"), seed = RunResult.identityIndex("seed")
+        static let launches = RunResult.identityIndex("launches"), strategy = RunResult.identityIndex("scenario")
         /// What makes a candidate.
         static let candidate = [policy, memoryLimit, window, strategy]
         /// What the rows tuned must share.
@@ -49,20 +52,11 @@ public struct TuneResults: Sendable {
     public init(_ files: [ResultsFile], profile: String?, network: String?) throws {
         var runs: [Located] = []
         var aggregates: [Located] = []
-        var firstSeen: [[String]: Located] = [:]
-        for file in files {
-            for row in file.rows {
-                let located = Located(path: file.path, row: row)
-                if row.isAggregate {
-                    aggregates.append(located)
-                    continue
-                }
-                if let earlier = firstSeen[row.identity] {
-                    throw InputError(source: file.path, line: row.line,
-                                     "expected each run once across the results files, found the run of \(earlier.path):\(earlier.row.line) again")
-                }
-                firstSeen[row.identity] = located
-                runs.append(located)
+        for (path, row) in try ResultsFile.rowsOnce(files) {
+            if row.isAggregate {
+                aggregates.append(Located(path: path, row: row))
+            } else {
+                runs.append(Located(path: path, row: row))
             }
         }
         guard !runs.isEmpty else {

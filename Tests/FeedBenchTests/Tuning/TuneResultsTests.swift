@@ -125,7 +125,7 @@ import Testing
     @Test func aRunInTwoFilesIsRefused() throws {
         let error = refusal { _ = try results([Self.smallSweep, Self.smallSweep]) }
         #expect(error?.source == "f2.csv" && error?.line == 2)
-        #expect(error?.message == "expected each run once across the results files, found the run of f1.csv:2 again")
+        #expect(error?.message == "expected each run once across the results files, found the identity of f1.csv:2 again")
     }
 
     @Test func rowsWithAnotherDiskLimitAreRefused() throws {
@@ -156,15 +156,7 @@ import Testing
     @Test(arguments: DeviceProfile.builtIn)
     func tuneOverTheStandardMatrixRecommendsWhatBenchRunDoes(profile: DeviceProfile) throws {
         let file = try ResultsFile.read(path: SharedFiles.packageRoot.appendingPathComponent("results/\(profile.name).csv").path)
-        func value(_ row: ResultsFile.Row, _ column: String) -> Int64 { row.values[ResultMetric.all.firstIndex { $0.name == column }!] }
-        let runs = file.rows.map { row in
-            MatrixSummary.Run(policy: row.identity[2], memoryLimitBytes: Int64(row.identity[3])!, window: row.identity[5],
-                              stalls: Int(value(row, "stalls")), stallP95Milliseconds: Double(value(row, "stall_ms_p95")) / 1_000,
-                              displays: Int(value(row, "displays")), hits: Int(value(row, "memory_hits") + value(row, "disk_hits")),
-                              peakMemoryBytes: value(row, "peak_memory_bytes"), imageRequests: Int(value(row, "image_requests")),
-                              bytesDownloaded: value(row, "bytes_downloaded"), memoryWarnings: Int(value(row, "memory_warnings")),
-                              jetsamKills: Int(value(row, "jetsam_kills")))
-        }
+        let runs = try ReportRows([file]).rows.map(\.summaryRun)
         let main = try #require(MatrixSummary(profile: profile, runs: runs).recommended)
         let read = try TuneResults([file], profile: nil, network: nil)
         let report = TuneReport(profile: profile, criteria: TuneCriteria(objective: .stalls, constraints: [
