@@ -35,14 +35,15 @@ public enum ComparisonReport {
 
     /// `+1.9 %`, `-0.4 %`, `from 0` (a base of 0).
     static func relativeChange(_ change: ResultsComparison.MetricChange) -> String {
+        guard change.hasBothValues else { return "" }
         guard change.base != 0 else { return "from 0" }
         return signedPercent(change) + " %"
     }
 
     /// The change as a signed percentage of the base with 1 decimal, rounded half up; "" when
-    /// the base is 0.
+    /// the base is 0 or a side has no value.
     static func signedPercent(_ change: ResultsComparison.MetricChange) -> String {
-        guard change.base != 0 else { return "" }
+        guard change.base != 0, change.hasBothValues else { return "" }
         let percent = Double(change.delta.magnitude) / Double(change.base) * 100
         let digits = percent < 1e15 ? FixedPoint.decimal(percent, decimals: 1) : ">1e15"
         return change.delta > 0 ? "+" + digits : change.delta < 0 ? "-" + digits : digits
@@ -103,7 +104,7 @@ public enum ComparisonReport {
                     for change in row.changes where change.verdict != .unchanged {
                         body.append(.metric([
                             change.metric.name, change.metric.formatWithUnit(change.base), change.metric.formatWithUnit(change.new),
-                            change.metric.formatDeltaWithUnit(change.delta), relativeChange(change),
+                            (change.hasBothValues ? change.metric.formatDeltaWithUnit(change.delta) : ""), relativeChange(change),
                             change.verdict == .withinTolerance ? "within" : word(change.verdict),
                             change.tolerance.map { "(\($0.description(for: change.metric)))" } ?? "",
                         ]))
@@ -186,7 +187,7 @@ public enum ComparisonReport {
             let cells = [
                 verdict, index == 0 ? escape(comparison.label(row.new)) : "", change.metric.name,
                 change.metric.formatWithUnit(change.base), change.metric.formatWithUnit(change.new),
-                change.metric.formatDeltaWithUnit(change.delta), relativeChange(change), tolerance(change),
+                (change.hasBothValues ? change.metric.formatDeltaWithUnit(change.delta) : ""), relativeChange(change), tolerance(change),
             ]
             return "| " + cells.joined(separator: " | ") + " |"
         }
@@ -214,7 +215,7 @@ public enum ComparisonReport {
                     let tolerance = change.tolerance?.setting(for: change.metric) ?? ""
                     let verdict = change.verdict == .withinTolerance ? "within_tolerance" : word(change.verdict)
                     lines.append([identity(row.new), name, change.metric.name, change.metric.format(change.base),
-                                  change.metric.format(change.new), change.metric.formatDelta(change.delta),
+                                  change.metric.format(change.new), (change.hasBothValues ? change.metric.formatDelta(change.delta) : ""),
                                   signedPercent(change), tolerance, verdict].joined(separator: ","))
                 }
             }

@@ -63,11 +63,14 @@ public struct ResultMetric: Sendable, Equatable {
         ResultMetric("misses", .count, .informational),
         ResultMetric("hit_rate", .rate, .higherIsBetter, .absolute(5_000)),  // 0.005: half a point
         ResultMetric("memory_hit_rate", .rate, .higherIsBetter, .absolute(5_000)),
+        ResultMetric("display_latency_ms_p50", .milliseconds, .lowerIsBetter, .percent(5)),
+        ResultMetric("display_latency_ms_p95", .milliseconds, .lowerIsBetter, .percent(5)),
+        ResultMetric("display_latency_ms_p99", .milliseconds, .lowerIsBetter, .percent(5)),
         ResultMetric("stalls", .count, .lowerIsBetter, .percent(5)),
         ResultMetric("stall_ms_p50", .milliseconds, .lowerIsBetter, .percent(5)),
         ResultMetric("stall_ms_p95", .milliseconds, .lowerIsBetter, .percent(5)),
         ResultMetric("stall_ms_p99", .milliseconds, .lowerIsBetter, .percent(5)),
-        ResultMetric("first_image_ms", .milliseconds, .lowerIsBetter, .percent(5)),
+        ResultMetric("first_image_ms", .milliseconds, .lowerIsBetter, .percent(5), mayBeEmpty: true),
         ResultMetric("api_requests", .count, .lowerIsBetter, .percent(5)),
         ResultMetric("image_requests", .count, .lowerIsBetter, .percent(5)),
         ResultMetric("cancelled_requests", .count, .lowerIsBetter, .percent(5)),
@@ -106,29 +109,41 @@ public struct ResultMetric: Sendable, Equatable {
         return metrics
     }
 
-    init(_ name: String, _ kind: Kind, _ direction: Direction, _ defaultTolerance: Tolerance? = nil) {
+    /// Whether a cell may be empty: `first_image_ms` of a run that never showed an image.
+    public let mayBeEmpty: Bool
+
+    /// The value of an empty cell (`mayBeEmpty`): below every real value, which are all ≥ 0.
+    public static let absent: Int64 = -1
+
+    init(_ name: String, _ kind: Kind, _ direction: Direction, _ defaultTolerance: Tolerance? = nil, mayBeEmpty: Bool = false) {
         self.name = name
         self.kind = kind
         self.direction = direction
         self.defaultTolerance = defaultTolerance
+        self.mayBeEmpty = mayBeEmpty
     }
 
     /// Parses one cell: a non-negative number with at most `kind.decimals` decimals, as an
-    /// integer scaled by 10^decimals. `nil` when the text is not one.
+    /// integer scaled by 10^decimals, or `absent` for an empty cell where one may be empty.
+    /// `nil` when the text is neither.
     func parse(_ text: Substring) -> Int64? {
+        if text.isEmpty && mayBeEmpty { return Self.absent }
         guard let value = Self.parseScaled(text, decimals: kind.decimals) else { return nil }
         return kind == .rate && value > 1_000_000 ? nil : value
     }
 
-    /// A scaled value written back with exactly `kind.decimals` decimals (the CSV's own form).
+    /// A scaled value written back with exactly `kind.decimals` decimals (the CSV's own form);
+    /// `absent` as an empty cell.
     func format(_ scaled: Int64) -> String {
-        FixedPoint.format(scaled: UInt64(scaled), decimals: kind.decimals)
+        scaled == Self.absent ? "" : FixedPoint.format(scaled: UInt64(scaled), decimals: kind.decimals)
     }
 
-    /// A scaled value with its unit, for reports: `391.232 ms`, `428.200 MiB`, `0.989000`.
-    /// Bytes are shown in MiB with 3 decimals, as every report for people shows memory.
+    /// A scaled value with its unit, for reports: `391.232 ms`, `428.200 MiB`, `0.989000`;
+    /// `none` for `absent`. Bytes are shown in MiB with 3 decimals, as every report for people
+    /// shows memory.
     func formatWithUnit(_ scaled: Int64) -> String {
-        kind == .bytes ? FixedPoint.ratio(scaled, 1 << 20, decimals: 3) + " MiB" : format(scaled) + kind.unit
+        if scaled == Self.absent { return "none" }
+        return kind == .bytes ? FixedPoint.ratio(scaled, 1 << 20, decimals: 3) + " MiB" : format(scaled) + kind.unit
     }
 
     /// A signed difference: `+0.002000`, `-12`, `0`.
@@ -149,7 +164,7 @@ public struct ResultMetric: Sendable, Equatable {
         case .count: "a non-negative integer"
         case .bytes: "a non-negative integer number of bytes"
         case .rate: "a rate from 0 to 1 with at most 6 decimals"
-        case .milliseconds: "a non-negative number of milliseconds with at most 3 decimals"
+        case .milliseconds: "a non-negative number of milliseconds with at most 3 decimals" + (mayBeEmpty ? " (or empty)" : "")
         }
     }
 

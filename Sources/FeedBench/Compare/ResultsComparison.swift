@@ -25,11 +25,13 @@ public struct ResultsComparison: Sendable {
     public struct MetricChange: Sendable, Equatable {
         public let metric: ResultMetric
         public let tolerance: Tolerance?
-        /// Scaled values (see `ResultMetric.Kind.decimals`).
+        /// Scaled values (see `ResultMetric.Kind.decimals`), `ResultMetric.absent` for an empty cell.
         public let base: Int64
         public let new: Int64
         public let verdict: Verdict
 
+        /// Whether both sides have a value, so that `delta` means something.
+        public var hasBothValues: Bool { base != ResultMetric.absent && new != ResultMetric.absent }
         public var delta: Int64 { new - base }
     }
 
@@ -144,6 +146,13 @@ public struct ResultsComparison: Sendable {
             let verdict: Verdict
             if a == b {
                 verdict = .unchanged
+            } else if a == ResultMetric.absent || b == ResultMetric.absent {
+                // A figure only one side has (no image ever shown): nothing to be within
+                // tolerance of; losing it is worse for a figure where lower is better.
+                switch metric.direction {
+                case .informational, .higherIsBetter: verdict = .changed
+                case .lowerIsBetter: verdict = b == ResultMetric.absent ? .worse : .better
+                }
             } else if let tolerance, tolerance.allows(base: a, new: b) {
                 verdict = .withinTolerance
             } else {

@@ -1,5 +1,6 @@
 /// A results CSV read back and checked for comparison: the header must be the results schema
-/// (`RunResult.columns`, in order), every figure cell must be a number in its column's form,
+/// (`RunResult.columns`, in order; files of the first schema are refused as such), every
+/// figure cell must be a number in its column's form (or empty where it may be),
 /// and no two rows may share an identity. Each refusal names the file and line.
 public struct ResultsFile: Sendable {
     /// One row: its identity cells and its figures, scaled as `ResultMetric.all` says.
@@ -93,6 +94,9 @@ public struct ResultsFile: Sendable {
         guard found != expected, found != SweepTable.columns else { return }
         func refuse(_ message: String) -> InputError {
             InputError(source: source, line: header.line, "expected the results columns as bench run writes them; \(message)")
+        }
+        if found == RunResult.schema1Columns || found == RunResult.schema1Columns + SweepTable.columns.suffix(2) {
+            throw refuse("found the first results schema, whose stall figures are not comparable (stall percentiles over stalled displays only, waits under way at a session's end left out, no display_latency_ms_* columns): re-run it with this bench")
         }
         if let index = zip(expected, found).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
             throw refuse("column \(index + 1) should be \(InputError.quote(expected[index])), found \(InputError.quote(found[index]))")

@@ -25,6 +25,10 @@ import SQLiteProcessSettings
 /// trapped. Calls from several threads are serialized by the connection's queue.
 public final class FeedStore: Sendable {
     let database: DatabaseQueue
+    /// Whether the store is a file: only then does a write need a transaction (atomic on disk,
+    /// one WAL commit). In memory there is nothing to survive a crash, and BEGIN/COMMIT were a
+    /// third of a run's store time.
+    let isFile: Bool
     /// The most rows kept: `insert` trims the oldest beyond this.
     public let maxRows: Int
 
@@ -64,7 +68,8 @@ public final class FeedStore: Sendable {
         _ = FeedStore.processSettings
         self.maxRows = maxRows
         do {
-            if let path, path != ":memory:" {
+            isFile = path != nil && path != ":memory:"
+            if let path, isFile {
                 var configuration = Configuration()
                 configuration.journalMode = .wal
                 database = try DatabaseQueue(path: path, configuration: configuration)
@@ -75,6 +80,11 @@ public final class FeedStore: Sendable {
         } catch let error as DatabaseError {
             throw InputError(source: path ?? ":memory:", "cannot open the feed store: \(error.message ?? "\(error.resultCode)")")
         }
+    }
+
+    /// Runs `body` as one write: in a transaction on a file, statement by statement in memory.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        isFile ? try database.write(body) : try database.writeWithoutTransaction(body)
     }
 
     /// Closes the connection; any later call throws. A file-backed store can then be reopened.
@@ -88,28 +98,38 @@ public final class FeedStore: Sendable {
     /// beyond `maxRows`, viewed or not — the seed's plain sliding window: unviewed rows that old
     /// are stale, and are only lost if the store holds more than `maxRows` unviewed ones.
     ///
-    /// Cost: per image, one `viewed_url` probe O(log v) and one insert O(log n) (table and three
-    /// indexes); when something was added, the trim walks the age index O(n) and deletes k rows
-    /// O(k log n).
+    /// Cost: one statement; per image, one `viewed_url` probe O(log v) and one insert O(log n)
+    /// (table and three indexes); when something was added, the trim walks the age index O(n)
+    /// and deletes k rows O(k log n).
     @discardableResult
     public func insert(_ page: [ImageDescriptor], at now: Int64) throws -> [ImageDescriptor] {
-        try database.write { db in
-            let insert = try db.cachedStatement(sql: """
+        guard !page.isEmpty else { return [] }
+        return try write { db in
+            // One statement for the page: its rows come in as a JSON array, in page order, and
+            // get `seq`s above every stored row's in that order, as one insert each would.
+            let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(seq) FROM image")) ?? 0
+            let rows = page.map { "[\(Int64(bitPattern: $0.url)),\($0.pixelWidth),\($0.pixelHeight),\($0.encodedBytes)]" }
+            try db.cachedStatement(sql: """
                 INSERT INTO image (url, created_at, pixel_width, pixel_height, encoded_bytes)
-                SELECT ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS (SELECT 1 FROM viewed_url WHERE url = ?1)
+                SELECT value ->> 0, ?2, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?1)
+                WHERE NOT EXISTS (SELECT 1 FROM viewed_url WHERE url = value ->> 0)
                 ON CONFLICT (url) DO NOTHING
-                """)
-            var added = [ImageDescriptor]()
-            for image in page {
-                try insert.execute(arguments: [Int64(bitPattern: image.url), now, image.pixelWidth,
-                                               image.pixelHeight, image.encodedBytes])
-                if db.changesCount > 0 { added.append(image) }
+                """).execute(arguments: ["[" + rows.joined(separator: ",") + "]", now])
+            guard db.changesCount > 0 else { return [] }
+            let stored = try Int64.fetchAll(db.cachedStatement(sql: "SELECT url FROM image WHERE seq > ? ORDER BY seq"), arguments: [newest])
+            // They are the page's first occurrences of the URLs it stored, in page order.
+            var next = 0
+            let added = page.filter { image in
+                guard next < stored.count, stored[next] == Int64(bitPattern: image.url) else { return false }
+                next += 1
+                return true
             }
-            if !added.isEmpty {
-                try db.cachedStatement(sql: """
-                    DELETE FROM image WHERE seq IN (
-                        SELECT seq FROM image ORDER BY created_at DESC, seq DESC LIMIT -1 OFFSET ?)
-                    """).execute(arguments: [maxRows])
+            // The sliding window: the row maxRows places from the newest, and all older ones, go.
+            if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT created_at, seq FROM image ORDER BY created_at DESC, seq DESC LIMIT 1 OFFSET ?"),
+                                          arguments: [maxRows]) {
+                let (createdAt, seq): (Int64, Int64) = (row[0], row[1])
+                try db.cachedStatement(sql: "DELETE FROM image WHERE created_at < ?1 OR (created_at = ?1 AND seq <= ?2)")
+                    .execute(arguments: [createdAt, seq])
             }
             return added
         }
@@ -151,19 +171,39 @@ public final class FeedStore: Sendable {
         }
     }
 
-    /// Marks `urls` viewed at `now`, in one transaction: sets `is_viewed` on their rows (if
-    /// stored) and remembers them in `viewed_url` (stored or not). Idempotent: a URL keeps the
-    /// time it was first viewed. Cost: per URL, O(log n) for the update plus O(log v) for the
-    /// remembrance.
+    /// An image the user saw, and when.
+    public struct View: Sendable, Equatable {
+        public var url: UInt64
+        public var time: Int64
+
+        public init(url: UInt64, time: Int64) {
+            self.url = url
+            self.time = time
+        }
+    }
+
+    /// Marks `urls` viewed at `now`, in one transaction (see `markViewed(_:)`).
     public func markViewed(_ urls: [UInt64], at now: Int64) throws {
-        try database.write { db in
-            let update = try db.cachedStatement(sql: "UPDATE image SET is_viewed = 1 WHERE url = ? AND is_viewed = 0")
-            let remember = try db.cachedStatement(sql: "INSERT INTO viewed_url (url, viewed_at) VALUES (?, ?) ON CONFLICT (url) DO NOTHING")
-            for url in urls {
-                let key = Int64(bitPattern: url)
-                try update.execute(arguments: [key])
-                try remember.execute(arguments: [key, now])
-            }
+        try markViewed(urls.map { View(url: $0, time: now) })
+    }
+
+    /// Marks each view's URL viewed at its time, in one transaction: sets `is_viewed` on their
+    /// rows (if stored) and remembers them in `viewed_url` (stored or not). Idempotent: a URL
+    /// keeps the time it was first viewed. Cost: two statements; per URL, O(log n) for the
+    /// update plus O(log v) for the remembrance.
+    public func markViewed(_ views: [View]) throws {
+        guard !views.isEmpty else { return }
+        try write { db in
+            // Two statements for any number of views, which come in as a JSON array of
+            // [url, time] in the order they happened (the first view of a URL is remembered).
+            let json = "[" + views.map { "[\(Int64(bitPattern: $0.url)),\($0.time)]" }.joined(separator: ",") + "]"
+            try db.cachedStatement(sql: """
+                UPDATE image SET is_viewed = 1 FROM json_each(?1) WHERE image.url = json_each.value ->> 0 AND image.is_viewed = 0
+                """).execute(arguments: [json])
+            try db.cachedStatement(sql: """
+                INSERT INTO viewed_url (url, viewed_at) SELECT value ->> 0, value ->> 1 FROM json_each(?1) WHERE true
+                ON CONFLICT (url) DO NOTHING
+                """).execute(arguments: [json])
         }
     }
 
@@ -195,7 +235,7 @@ public final class FeedStore: Sendable {
 
     /// Records that session `number` ended at `endedAt`. Cost: O(log s).
     public func recordSession(number: Int, endedAt: Int64) throws {
-        try database.write { db in
+        try write { db in
             try db.cachedStatement(sql: "INSERT INTO session (number, ended_at) VALUES (?, ?)").execute(arguments: [number, endedAt])
         }
     }

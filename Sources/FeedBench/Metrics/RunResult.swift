@@ -19,7 +19,12 @@ public struct RunResult: Sendable, Equatable {
     public var diskHits = 0
     public var inflightHits = 0
     public var misses = 0
+    /// How long each stalled display waited for its image (a stall: the image was not on
+    /// screen on the frame its cell appeared). A wait still under way when its cell leaves the
+    /// screen, the app is killed or the session ends counts with its length so far.
     public var stalls = StallHistogram()
+    /// Every display's wait for its image: 0 for a memory hit, the stall's length otherwise.
+    public var displayLatency = StallHistogram()
     /// Time to first image of each launch that showed one, in nanoseconds.
     public var firstImageTimes: [Int64] = []
     // Network.
@@ -50,11 +55,17 @@ public struct RunResult: Sendable, Equatable {
         "profile", "network", "policy", "memory_limit_bytes", "disk_limit_bytes", "prefetch_window", "trace", "seed",
         "launches", "scenario",
         "displays", "memory_hits", "disk_hits", "inflight_hits", "misses", "hit_rate", "memory_hit_rate",
+        "display_latency_ms_p50", "display_latency_ms_p95", "display_latency_ms_p99",
         "stalls", "stall_ms_p50", "stall_ms_p95", "stall_ms_p99", "first_image_ms",
         "api_requests", "image_requests", "cancelled_requests", "wasted_prefetches", "bytes_downloaded",
         "peak_memory_bytes", "mean_memory_bytes", "memory_warnings", "jetsam_kills", "evictions",
         "reshown_viewed",
     ]
+
+    /// The header of results files written before the display-latency columns (schema 1: stall
+    /// percentiles only over stalled displays, waits under way at a session's end not counted,
+    /// `first_image_ms` 0 when no image was shown), so readers can say why they refuse one.
+    public static let schema1Columns = columns.filter { !$0.hasPrefix("display_latency_ms_") }
 
     /// The identity columns: two rows with equal values here describe the same experiment.
     public static let identityColumns = Array(columns.prefix(10))
@@ -79,9 +90,10 @@ public struct RunResult: Sendable, Equatable {
     public var hitRate: String { FixedPoint.ratio(Int64(memoryHits + diskHits), Int64(displays), decimals: 6) }
     public var memoryHitRate: String { FixedPoint.ratio(Int64(memoryHits), Int64(displays), decimals: 6) }
 
-    /// Mean time to first image over launches, in milliseconds with 3 decimals.
+    /// Mean time to first image over the launches that showed one, in milliseconds with 3
+    /// decimals; empty when no launch showed an image.
     public var firstImageMilliseconds: String {
-        guard !firstImageTimes.isEmpty else { return "0.000" }
+        guard !firstImageTimes.isEmpty else { return "" }
         let total = firstImageTimes.reduce(0, +)
         return FixedPoint.ratio(total, Int64(firstImageTimes.count) * 1_000_000, decimals: 3)
     }
@@ -96,9 +108,10 @@ public struct RunResult: Sendable, Equatable {
 
     /// The figure columns' cells, in `ResultMetric.all` order.
     public var metricCells: [String] {
-        let stallPercentiles = stalls.milliseconds(atPercentiles: [50, 95, 99])
+        let percentiles: [Double] = [50, 95, 99]
         return [String(displays), String(memoryHits), String(diskHits), String(inflightHits), String(misses), hitRate,
-                memoryHitRate, String(stalls.count)] + stallPercentiles + [firstImageMilliseconds,
+                memoryHitRate] + displayLatency.milliseconds(atPercentiles: percentiles) + [String(stalls.count)]
+                + stalls.milliseconds(atPercentiles: percentiles) + [firstImageMilliseconds,
                 String(apiRequests), String(imageRequests), String(cancelledRequests), String(wastedPrefetches),
                 String(bytesDownloaded),
                 String(peakMemoryBytes), String(meanMemoryBytes), String(memoryWarnings), String(jetsamKills),
@@ -106,7 +119,7 @@ public struct RunResult: Sendable, Equatable {
     }
 
     /// The figures as `ResultsFile` reads them back: one integer per `ResultMetric.all`, scaled
-    /// by 10^decimals of its kind.
+    /// by 10^decimals of its kind (`ResultMetric.absent` for an empty cell).
     public var metricValues: [Int64] {
         zip(ResultMetric.all, metricCells).map { metric, cell in
             guard let value = metric.parse(Substring(cell)) else { preconditionFailure("RunResult: \(metric.name) cell \(cell) is not in its column's form") }

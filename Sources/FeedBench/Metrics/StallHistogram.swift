@@ -1,28 +1,35 @@
 import Histogram
 
-/// Time-to-image of the displays that had to wait, in microseconds, with the percentiles the
-/// results report (p50, p95, p99). Backed by HdrHistogram (3 significant digits).
+/// Waits in microseconds with the percentiles the results report (p50, p95, p99), backed by
+/// HdrHistogram (3 significant digits). A run keeps two: its stalls (how long each display that
+/// had to wait waited; at least 1 µs each) and its display latencies (every display's wait,
+/// 0 for an image already in memory).
 public struct StallHistogram: Sendable {
     var histogram = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
 
     public init() {}
 
-    /// The number of stalls recorded.
+    /// The number of waits recorded.
     public var count: Int { Int(histogram.totalCount) }
 
-    /// Records one stall of `nanoseconds`.
+    /// Records one stall of `nanoseconds`: a wait, at least 1 µs however short.
     public mutating func record(nanoseconds: Int64) {
         let micros = UInt64(max(1, min(nanoseconds / 1_000, 3_600_000_000)))
         _ = histogram.record(micros)
     }
 
-    /// The percentile in milliseconds with 3 decimals, `0.000` when nothing stalled.
+    /// Records a display whose image was on screen on the frame its cell appeared: no wait.
+    public mutating func recordNoWait() {
+        _ = histogram.record(0)
+    }
+
+    /// The percentile in milliseconds with 3 decimals, `0.000` when nothing was recorded.
     public func milliseconds(atPercentile p: Double) -> String {
         milliseconds(atPercentiles: [p])[0]
     }
 
     /// Several percentiles (ascending, each in 0 < p < 100) in milliseconds with 3 decimals,
-    /// `0.000` when nothing stalled.
+    /// `0.000` when nothing was recorded.
     public func milliseconds(atPercentiles percentiles: [Double]) -> [String] {
         guard count > 0 else { return percentiles.map { _ in "0.000" } }
         return microseconds(atPercentiles: percentiles).map { FixedPoint.ratio(Int64($0), 1_000, decimals: 3) }

@@ -79,10 +79,12 @@ public enum HTMLReport {
         guard let best = summary.recommended else {
             return "No recommendation: every configuration went over the profile's memory limit (\(FixedPoint.mebibytes(profile.memoryWarningBytes)))."
         }
+        let stalls = best.spread(.stalls)
         return "Recommended (fewest stalls within the memory-warning threshold, \(FixedPoint.mebibytes(profile.memoryWarningBytes)), "
-            + "and no jetsam kill): \(best.policy), memory cache \(FixedPoint.mebibytes(best.memoryLimitBytes)), prefetch window "
-            + "\(best.window) — \(best.stalls) stalls, p95 stall \(FixedPoint.decimal(best.worstStallP95, decimals: 1)) ms, "
-            + "peak memory \(FixedPoint.mebibytes(best.peakMemoryBytes))."
+            + "and no jetsam kill; of those within the seeds' noise, the smallest cache): \(best.policy), memory cache "
+            + "\(FixedPoint.mebibytes(best.memoryLimitBytes)), prefetch window \(best.window) — \(TuneFigure.stalls.format(stalls.mean)) stalls "
+            + "a seed (\(stalls.min)–\(stalls.max) over \(summary.seeds) seed\(summary.seeds == 1 ? "" : "s")), display wait p95 "
+            + "\(TuneFigure.displayP95.format(best.spread(.displayP95).mean)), peak memory \(FixedPoint.mebibytes(Int64(best.spread(.peakMemory).mean.rounded())))."
     }
 
     /// A table column: its title, whether it sorts as a number, and a row's cell (shown text

@@ -1,72 +1,46 @@
-/// The terminal summary of a matrix: configurations (policy, memory limit, window) ranked by
-/// total stalls over all workloads, among those that stayed within the profile's memory limit
-/// (peak tracked memory at or below the warning threshold, no jetsam kill); the first is the
-/// recommendation. Ties go to the lower stall p95, then fewer bytes downloaded. `bench run`
-/// prints it; `bench report` marks the same recommendation on its Pareto chart.
+/// The main job's answer for one profile: every configuration (policy, memory-cache limit,
+/// window) of a matrix scored seed by seed — each seed's stalls, requests and bytes summed
+/// over the workloads, its percentiles and peak memory the worst of them — and ranked by the
+/// rule `bench tune` uses (`TuneCriteria`): minimise mean stalls among the configurations that
+/// stayed within the profile's memory limit on every seed (peak tracked memory at or below the
+/// memory-warning threshold, no jetsam kill); of those within the seeds' noise of the best, the
+/// smallest memory cache, then the fewest bytes downloaded. The first is the recommendation.
+/// `bench run` prints it; `bench report` marks the same recommendation.
 public struct MatrixSummary: Sendable {
-    /// One configuration's figures summed (or, for peaks and percentiles, maximised) over its rows.
-    public struct Entry: Sendable, Equatable {
-        public var policy: String
-        public var memoryLimitBytes: Int64
-        public var window: String
-        public var stalls = 0
-        public var worstStallP95 = 0.0
-        public var displays = 0
-        public var hits = 0
-        public var peakMemoryBytes: Int64 = 0
-        public var imageRequests = 0
-        public var bytesDownloaded: Int64 = 0
-        public var warnings = 0
-        public var kills = 0
-        /// Whether it stayed within the profile's memory limit.
-        public var withinLimit = true
-    }
-
     /// One run's figures as the summary counts them, from a `RunResult` or a results file's row.
     public struct Run: Sendable, Equatable {
         public var policy: String
         public var memoryLimitBytes: Int64
         public var window: String
-        public var stalls: Int
-        public var stallP95Milliseconds: Double
-        public var displays: Int
-        /// Memory and disk hits.
-        public var hits: Int
-        public var peakMemoryBytes: Int64
-        public var imageRequests: Int
-        public var bytesDownloaded: Int64
-        public var memoryWarnings: Int
-        public var jetsamKills: Int
+        /// The `seed` cell: runs of one seed are summed into one sample.
+        public var seed: String
+        /// The figures in `ResultMetric.all` order, scaled as results files hold them.
+        public var values: [Int64]
 
-        public init(policy: String, memoryLimitBytes: Int64, window: String, stalls: Int, stallP95Milliseconds: Double,
-                    displays: Int, hits: Int, peakMemoryBytes: Int64, imageRequests: Int, bytesDownloaded: Int64,
-                    memoryWarnings: Int, jetsamKills: Int) {
+        public init(policy: String, memoryLimitBytes: Int64, window: String, seed: String, values: [Int64]) {
             self.policy = policy
             self.memoryLimitBytes = memoryLimitBytes
             self.window = window
-            self.stalls = stalls
-            self.stallP95Milliseconds = stallP95Milliseconds
-            self.displays = displays
-            self.hits = hits
-            self.peakMemoryBytes = peakMemoryBytes
-            self.imageRequests = imageRequests
-            self.bytesDownloaded = bytesDownloaded
-            self.memoryWarnings = memoryWarnings
-            self.jetsamKills = jetsamKills
+            self.seed = seed
+            self.values = values
         }
 
         public init(_ row: RunResult) {
             self.init(policy: row.policy, memoryLimitBytes: row.memoryLimitBytes, window: row.prefetchWindow,
-                      stalls: row.stalls.count, stallP95Milliseconds: Double(row.stalls.milliseconds(atPercentile: 95)) ?? 0,
-                      displays: row.displays, hits: row.memoryHits + row.diskHits, peakMemoryBytes: row.peakMemoryBytes,
-                      imageRequests: row.imageRequests, bytesDownloaded: row.bytesDownloaded,
-                      memoryWarnings: row.memoryWarnings, jetsamKills: row.jetsamKills)
+                      seed: String(row.seed), values: row.metricValues)
         }
     }
 
     public let profile: DeviceProfile
-    /// Every configuration, best first; the ones over the memory limit last.
-    public let ranking: [Entry]
+    /// The ranking rule: mean stalls, within the memory-warning threshold and without a kill.
+    public let criteria: TuneCriteria
+    /// Every configuration, best first (`TuneCriteria.rank`); those over the memory limit last.
+    public let ranking: [TuneCandidate]
+    /// Seeds per configuration (the most any configuration has).
+    public let seeds: Int
+    /// The configurations tied with the best within the seeds' noise, the recommendation among
+    /// them: the first `equivalentCount` of `ranking`.
+    public let equivalentCount: Int
 
     public init(profile: DeviceProfile, results: [RunResult]) {
         self.init(profile: profile, runs: results.map(Run.init))
@@ -74,66 +48,81 @@ public struct MatrixSummary: Sendable {
 
     public init(profile: DeviceProfile, runs: [Run]) {
         self.profile = profile
-        var entries = Self.entries(runs)
-        for i in entries.indices {
-            entries[i].withinLimit = entries[i].peakMemoryBytes <= profile.memoryWarningBytes && entries[i].kills == 0
-        }
-        // A stable sort on the row order keeps equal configurations in matrix order.
-        ranking = entries.enumerated().sorted { a, b in
-            let (x, y) = (a.element, b.element)
-            if x.withinLimit != y.withinLimit { return x.withinLimit }
-            if x.stalls != y.stalls { return x.stalls < y.stalls }
-            if x.worstStallP95 != y.worstStallP95 { return x.worstStallP95 < y.worstStallP95 }
-            if x.bytesDownloaded != y.bytesDownloaded { return x.bytesDownloaded < y.bytesDownloaded }
-            return a.offset < b.offset
-        }.map(\.element)
+        criteria = Self.criteria(for: profile)
+        let candidates = Self.candidates(runs)
+        (ranking, equivalentCount) = criteria.ranking(candidates)
+        seeds = candidates.map(\.samples.count).max() ?? 0
+    }
+
+    /// The main job's criteria on `profile`: mean stalls, peak memory at most the warning
+    /// threshold and no kill on every seed — `bench tune`'s defaults.
+    public static func criteria(for profile: DeviceProfile) -> TuneCriteria {
+        TuneCriteria(objective: .stalls, constraints: [TuneConstraint(figure: .peakMemory, atMost: profile.memoryWarningBytes),
+                                                       TuneConstraint(figure: .kills, atMost: 0)])
     }
 
     /// The runs grouped by configuration (policy, memory limit, window) in the order each first
-    /// appears, unranked (`withinLimit` is left true: it needs the profile).
-    public static func entries(_ runs: [Run]) -> [Entry] {
-        var entries: [Entry] = []
-        for row in runs {
-            let key = (row.policy, row.memoryLimitBytes, row.window)
-            var index = entries.firstIndex { ($0.policy, $0.memoryLimitBytes, $0.window) == key }
-            if index == nil {
-                entries.append(Entry(policy: row.policy, memoryLimitBytes: row.memoryLimitBytes, window: row.window))
-                index = entries.count - 1
-            }
-            entries[index!].stalls += row.stalls
-            entries[index!].worstStallP95 = max(entries[index!].worstStallP95, row.stallP95Milliseconds)
-            entries[index!].displays += row.displays
-            entries[index!].hits += row.hits
-            entries[index!].peakMemoryBytes = max(entries[index!].peakMemoryBytes, row.peakMemoryBytes)
-            entries[index!].imageRequests += row.imageRequests
-            entries[index!].bytesDownloaded += row.bytesDownloaded
-            entries[index!].warnings += row.memoryWarnings
-            entries[index!].kills += row.jetsamKills
+    /// appears, each with one sample per seed (seeds in the order they first appear) summing
+    /// that seed's runs. O(runs).
+    public static func candidates(_ runs: [Run]) -> [TuneCandidate] {
+        struct Key: Hashable {
+            var policy: String
+            var memoryLimitBytes: Int64
+            var window: String
         }
-        return entries
+        var numbers: [Key: Int] = [:]
+        var candidates: [TuneCandidate] = []
+        var seedOrder: [String: Int] = [:]
+        var samples: [[Int: TuneSample]] = []
+        for run in runs {
+            let key = Key(policy: run.policy, memoryLimitBytes: run.memoryLimitBytes, window: run.window)
+            let number = numbers[key] ?? {
+                numbers[key] = candidates.count
+                candidates.append(TuneCandidate(number: candidates.count, policy: run.policy,
+                                                memoryLimitBytes: run.memoryLimitBytes, window: run.window, strategy: ""))
+                samples.append([:])
+                return candidates.count - 1
+            }()
+            let seed = seedOrder[run.seed] ?? {
+                seedOrder[run.seed] = seedOrder.count
+                return seedOrder.count - 1
+            }()
+            samples[number][seed, default: TuneSample()].add(run.values)
+        }
+        for number in candidates.indices {
+            candidates[number].samples = samples[number].keys.sorted().map { samples[number][$0]! }
+        }
+        return candidates
     }
 
     /// The best configuration within the memory limit, if any.
-    public var recommended: Entry? { ranking.first.flatMap { $0.withinLimit ? $0 : nil } }
+    public var recommended: TuneCandidate? { ranking.first.flatMap { criteria.feasible($0) ? $0 : nil } }
 
     /// The table, at most 100 columns wide, numbers right-aligned with their units; coloured
-    /// (the best line green, lines over the limit red) only when `style` allows it.
+    /// (the recommendation green, lines over the limit red) only when `style` allows it. Each
+    /// figure is the mean over the seeds; stalls also show their range.
     public func table(limit: Int = 12, style: TerminalStyle = .plain) -> String {
         var lines: [String] = []
-        lines.append("\(profile.name) (\(profile.model)): \(ranking.count) configurations by stalls, peak ≤ \(megabytes(profile.memoryWarningBytes))")
-        let header = ["#", "policy", "mem limit", "window", "stalls", "p95 stall", "hit rate", "peak memory", "requests", ""]
+        let seedText = "\(seeds) seed\(seeds == 1 ? "" : "s")"
+        lines.append("\(profile.name) (\(profile.model)): \(ranking.count) configurations, means over \(seedText); peak ≤ \(FixedPoint.mebibytes(profile.memoryWarningBytes))")
+        let header = ["#", "policy", "cache", "window", "stalls", "(min–max)", "wait p95", "stall p95", "hit rate", "peak mem",
+                      "download", ""]
         var rows: [[String]] = []
-        for (rank, entry) in ranking.prefix(limit).enumerated() {
+        for (rank, candidate) in ranking.prefix(limit).enumerated() {
+            let stalls = candidate.spread(.stalls)
+            let sample = Self.total(candidate)
+            let mark = !criteria.feasible(candidate) ? "over limit" : rank == 0 ? "← best" : rank < equivalentCount ? "≈ best" : ""
             rows.append([
-                String(rank + 1), entry.policy, megabytes(entry.memoryLimitBytes), entry.window, String(entry.stalls),
-                String(format3(entry.worstStallP95)) + " ms",
-                FixedPoint.ratio(Int64(entry.hits) * 100, Int64(entry.displays), decimals: 1) + " %",
-                megabytes(entry.peakMemoryBytes), String(entry.imageRequests),
-                entry.withinLimit ? (rank == 0 ? "← best" : "") : "over limit",
+                String(rank + 1), candidate.policy, FixedPoint.mebibytes(candidate.memoryLimitBytes), candidate.window,
+                TuneFigure.stalls.format(stalls.mean), "(\(stalls.min)–\(stalls.max))",
+                milliseconds(candidate.spread(.displayP95).mean), milliseconds(candidate.spread(.stallP95).mean),
+                FixedPoint.ratio(sample.hits * 100, sample.displays, decimals: 1) + " %",
+                FixedPoint.mebibytes(Int64(candidate.spread(.peakMemory).mean.rounded())),
+                FixedPoint.mebibytes(Int64(candidate.spread(.bytes).mean.rounded())), mark,
             ])
         }
         let table = [header] + rows
-        for (index, (line, row)) in zip(TextTable.render(table, leftAligned: [1, 9]), table).enumerated() {
+        for (index, (line, row)) in zip(TextTable.render(table, leftAligned: [1, 5, 11]), table).enumerated() {
             switch (index, row.last) {
             case (0, _): lines.append(style.paint(line, .bold))
             case (_, "← best"): lines.append(style.paint(line, .green))
@@ -142,17 +131,29 @@ public struct MatrixSummary: Sendable {
             }
         }
         if ranking.count > limit { lines.append("… \(ranking.count - limit) more in the CSV") }
-        if let best = recommended {
-            lines.append(style.paint("Recommended: \(best.policy), memory cache \(megabytes(best.memoryLimitBytes)), prefetch window \(best.window)", .bold))
-            lines.append("  \(best.stalls) stalls, p95 stall \(format3(best.worstStallP95)) ms, peak memory \(megabytes(best.peakMemoryBytes))")
-        } else {
+        guard let best = recommended else {
             lines.append(style.paint("Recommended: none — every configuration went over the profile's memory limit", .red))
+            return lines.joined(separator: "\n") + "\n"
+        }
+        lines.append(style.paint("Recommended: \(best.policy), memory cache \(FixedPoint.mebibytes(best.memoryLimitBytes)), prefetch window \(best.window)", .bold))
+        let stalls = best.spread(.stalls)
+        lines.append("  stalls \(TuneFigure.stalls.format(stalls.mean)) a seed (\(stalls.min)–\(stalls.max) over \(seedText)), display wait p95 \(milliseconds(best.spread(.displayP95).mean)), peak memory \(FixedPoint.mebibytes(Int64(best.spread(.peakMemory).mean.rounded())))")
+        if equivalentCount > 1 {
+            lines.append("  \(equivalentCount - 1) other configuration\(equivalentCount == 2 ? " is" : "s are") within the seeds' noise of the fewest stalls (≈ best); this one has the smallest cache, then the fewest bytes downloaded")
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    func megabytes(_ bytes: Int64) -> String { FixedPoint.mebibytes(bytes) }
-    func format3(_ value: Double) -> String { FixedPoint.ratio(Int64((value * 1000).rounded()), 1000, decimals: 1) }
+    /// A candidate's samples added up (for rates over all its displays).
+    static func total(_ candidate: TuneCandidate) -> TuneSample {
+        candidate.samples.reduce(into: TuneSample()) { total, sample in
+            total.displays += sample.displays
+            total.hits += sample.hits
+        }
+    }
+
+    /// Thousandths of a millisecond as `391.2 ms`.
+    func milliseconds(_ thousandths: Double) -> String { TuneFigure.stallP95.format(thousandths) }
 }
 
 extension String {

@@ -147,31 +147,35 @@ struct ReportCharts {
         chart.subtitle = "one point per policy × memory limit × window; the front: no other is lower on both"
         chart.xFitsData = true
         let runs = rows.map(\.summaryRun)
-        let entries: [MatrixSummary.Entry]
-        var recommended: MatrixSummary.Entry?
+        let entries: [TuneCandidate]
+        var recommended: TuneCandidate?
+        var within: (TuneCandidate) -> Bool = { _ in true }
         if let profile {
             let summary = MatrixSummary(profile: profile, runs: runs)
             entries = summary.ranking
             recommended = summary.recommended
+            within = summary.criteria.feasible
         } else {
-            entries = MatrixSummary.entries(runs)
+            entries = MatrixSummary.candidates(runs)
         }
-        func point(_ entry: MatrixSummary.Entry) -> Chart.Point {
-            Chart.Point(x: Double(entry.peakMemoryBytes) / 1_048_576, y: Double(entry.stalls),
+        func peak(_ entry: TuneCandidate) -> Double { entry.spread(.peakMemory).mean }
+        func stalls(_ entry: TuneCandidate) -> Double { entry.spread(.stalls).mean }
+        func point(_ entry: TuneCandidate) -> Chart.Point {
+            Chart.Point(x: peak(entry) / 1_048_576, y: stalls(entry),
                         note: "\(entry.policy) · \(FixedPoint.mebibytes(entry.memoryLimitBytes)) · window \(entry.window): "
-                            + "\(entry.stalls) stalls, peak \(FixedPoint.mebibytes(entry.peakMemoryBytes))")
+                            + "\(TuneFigure.stalls.format(stalls(entry))) stalls, peak \(FixedPoint.mebibytes(Int64(peak(entry).rounded())))")
         }
-        let within = entries.filter(\.withinLimit), over = entries.filter { !$0.withinLimit }
+        let inside = entries.filter(within), over = entries.filter { !within($0) }
         chart.series.append(Chart.Series(name: profile == nil ? "configurations" : "within the memory limit",
-                                         style: SeriesStyle(colour: "#0072B2", dash: "", marker: .circle), points: within.map(point), joined: false))
+                                         style: SeriesStyle(colour: "#0072B2", dash: "", marker: .circle), points: inside.map(point), joined: false))
         if !over.isEmpty {
             chart.series.append(Chart.Series(name: "over the limit", style: SeriesStyle(colour: "#B00020", dash: "", marker: .cross),
                                              points: over.map(point), joined: false))
         }
         // The front: by peak memory (then stalls), each point with fewer stalls than all before it.
-        var front: [MatrixSummary.Entry] = []
-        for entry in entries.sorted(by: { ($0.peakMemoryBytes, $0.stalls) < ($1.peakMemoryBytes, $1.stalls) })
-        where front.last.map({ entry.stalls < $0.stalls }) ?? true {
+        var front: [TuneCandidate] = []
+        for entry in entries.sorted(by: { (peak($0), stalls($0)) < (peak($1), stalls($1)) })
+        where front.last.map({ stalls(entry) < stalls($0) }) ?? true {
             front.append(entry)
         }
         chart.series.append(Chart.Series(name: "Pareto front", style: SeriesStyle(colour: "#000000", dash: "5 3", marker: .diamond, hollow: true),

@@ -1,5 +1,6 @@
 /// The rows of one or more results files, as `bench report` draws them: each run once (an
 /// identity found in two files is refused), in file order, with its figures by column name.
+/// A sweep's mean, min and max rows are left out: they summarise runs that are already there.
 struct ReportRows {
     /// One run: its identity cells and figures (scaled as `ResultMetric.all` says).
     struct Row: Sendable {
@@ -19,17 +20,13 @@ struct ReportRows {
         /// The run as `MatrixSummary` counts it.
         var summaryRun: MatrixSummary.Run {
             MatrixSummary.Run(policy: policy, memoryLimitBytes: Int64(memoryLimit) ?? 0, window: window,
-                              stalls: Int(value("stalls")), stallP95Milliseconds: Double(value("stall_ms_p95")) / 1000,
-                              displays: Int(value("displays")), hits: Int(value("memory_hits") + value("disk_hits")),
-                              peakMemoryBytes: value("peak_memory_bytes"), imageRequests: Int(value("image_requests")),
-                              bytesDownloaded: value("bytes_downloaded"), memoryWarnings: Int(value("memory_warnings")),
-                              jetsamKills: Int(value("jetsam_kills")))
+                              seed: identity[ReportRows.seed], values: values)
         }
     }
 
     static let profile = column("profile"), network = column("network"), policy = column("policy")
     static let memoryLimit = column("memory_limit_bytes"), diskLimit = column("disk_limit_bytes")
-    static let window = column("prefetch_window"), trace = column("trace")
+    static let window = column("prefetch_window"), trace = column("trace"), seed = column("seed")
     static let metricIndex = Dictionary(uniqueKeysWithValues: ResultMetric.all.enumerated().map { ($0.element.name, $0.offset) })
 
     static func column(_ name: String) -> Int { RunResult.identityIndex(name) }
@@ -37,7 +34,7 @@ struct ReportRows {
     let rows: [Row]
 
     init(_ files: [ResultsFile]) throws {
-        rows = try ResultsFile.rowsOnce(files).map { Row(identity: $0.row.identity, values: $0.row.values) }
+        rows = try ResultsFile.rowsOnce(files).filter { !$0.row.isAggregate }.map { Row(identity: $0.row.identity, values: $0.row.values) }
     }
 
     /// `items`' distinct keys in the order they first appear.

@@ -38,7 +38,11 @@ public struct FeedSimulation {
     var apiResponse: FeedAPIResponse?
     var refillPausedUntil: Int64 = 0
     var firstImageShown = false
-    var pendingViewed: [UInt64] = []
+    /// Images shown but not yet marked viewed in the store: written in one transaction before
+    /// the store is next written or read (a page arrives, the launch ends), each with the time
+    /// it was shown — what the store holds whenever it is consulted is as if each were written
+    /// at once, at a fraction of the transactions.
+    var pendingViewed: [FeedStore.View] = []
     var viewedThisLaunch = Set<UInt64>()
     /// Whether the feed is on screen yet (network-first, timeout and preload strategies hold it).
     var feedShown = true
@@ -247,6 +251,8 @@ public struct FeedSimulation {
     /// if the gap is within `RunConfiguration.resumeWithin` (the memory cache keeps its
     /// background share), cold otherwise.
     mutating func endLaunch(killed: Bool = false) throws {
+        // The session ends with these cells still waiting: their stalls count, as long as they were.
+        endWaits(at: queue.now)
         try flushViewed()
         launchFigures.imageRequests = pipeline.imageRequests - imageRequestsBeforeLaunch
         result.launchFigures.append(launchFigures)
@@ -269,7 +275,7 @@ public struct FeedSimulation {
     /// Jetsam: the app dies on the spot; the launch ends and the next one starts cold.
     mutating func kill() throws {
         result.jetsamKills += 1
-        for index in visible { if let since = cells[index]?.waitingSince { recordStall(since: since, at: queue.now) } }
+        endWaits(at: queue.now)
         pipeline.abandonAll(at: queue.now)
         pipeline.memoryCache.removeAll()
         cells = [:]
@@ -304,7 +310,6 @@ public struct FeedSimulation {
         if configuration.bufferLimit > 0 { moveThroughBuffer() }
         updatePrefetch(at: now)
         refillIfLow(at: now)
-        try flushViewed()
 
         if index + 1 < trace.offsets.count {
             queue.schedule(.frame(index: index + 1, launch: launch), at: launchStart + Int64(index + 1) * trace.frameInterval)
@@ -331,7 +336,7 @@ public struct FeedSimulation {
         if pipeline.isOffline(at: now) { launchFigures.displaysOffline += 1 }
         displayedURLs.insert(image.url)
         if viewedEarlier.contains(image.url) { result.reshownViewed += 1 }
-        if viewedThisLaunch.insert(image.url).inserted { pendingViewed.append(image.url) }
+        if viewedThisLaunch.insert(image.url).inserted { pendingViewed.append(FeedStore.View(url: image.url, time: now)) }
         furthestDisplayed = max(furthestDisplayed, index)
         let bitmap = pipeline.decodedBytes(image)
         let outcome = pipeline.requestDisplay(image, at: now, queue: &queue)
@@ -342,6 +347,7 @@ public struct FeedSimulation {
         switch outcome {
         case .memoryHit:
             result.memoryHits += 1
+            result.displayLatency.recordNoWait()
             cells[index] = Cell(url: image.url, waitingSince: nil, bitmapBytes: bitmap)
             showedImage(at: now)
         case .diskHit:
@@ -387,6 +393,17 @@ public struct FeedSimulation {
         }
     }
 
+    /// Records the wait of every visible cell still waiting for its image as a stall lasting
+    /// until `now`, and stops the wait (the launch is ending).
+    mutating func endWaits(at now: Int64) {
+        for index in visible {
+            guard var cell = cells[index], let since = cell.waitingSince else { continue }
+            recordStall(since: since, at: now)
+            cell.waitingSince = nil
+            cells[index] = cell
+        }
+    }
+
     mutating func showedImage(at now: Int64) {
         guard !firstImageShown else { return }
         firstImageShown = true
@@ -396,6 +413,7 @@ public struct FeedSimulation {
 
     mutating func recordStall(since: Int64, at now: Int64) {
         result.stalls.record(nanoseconds: now - since)
+        result.displayLatency.record(nanoseconds: now - since)
         launchFigures.stalls += 1
         stallsSinceAdaptation += 1
     }
@@ -526,6 +544,7 @@ public struct FeedSimulation {
         apiResponse = nil
         switch response.outcome {
         case let .page(images):
+            try flushViewed()
             let added = try store.insert(images, at: now)
             if feedShown || configuration.strategy == .preload { append(added) } else { showFeed(with: added) }
             if configuration.strategy == .preload && preloading.isEmpty && !feedShown { startPreload() }
@@ -539,7 +558,7 @@ public struct FeedSimulation {
 
     mutating func flushViewed() throws {
         guard !pendingViewed.isEmpty else { return }
-        try store.markViewed(pendingViewed, at: queue.now)
+        try store.markViewed(pendingViewed)
         pendingViewed.removeAll(keepingCapacity: true)
     }
 

@@ -6,31 +6,43 @@ public enum CacheSetup: Sendable, Hashable {
 }
 
 /// The main job's experiment for one device profile: policies `lru`, `lfu`, `fifo` and `ttl`
-/// (seed 001's 5-minute lifetime) × prefetch windows 0, 5, 10, 20, 30, 50 × the `browser` and
-/// `skimmer` behaviours, with the profile's memory-cache limit and network. Rows come out in
-/// that nesting order.
+/// (seed 001's 5-minute lifetime) × memory-cache limits ⅛, ¼, ½ and 1 × the profile's ×
+/// prefetch windows 0, 5, 10, 20, 30, 50 × the `browser` and `skimmer` behaviours × seeds 1,
+/// 2, 3, on the profile's network. Rows come out in that nesting order. Every axis is also the
+/// default of `bench sweep`'s grid.
 public enum StandardMatrix {
     public static let policies = ["lru", "lfu", "fifo", "ttl:max-age=300"]
+    /// The cache-size ladder: multiples of the cache setup's own limit.
+    public static let memoryLimits: [CacheSize] = [125, 250, 500, 1000].map { .times(thousandths: $0) }
     public static let windows = [0, 5, 10, 20, 30, 50]
     public static let behaviors: [ScrollBehavior] = [.browser, .skimmer]
+    /// The memory-limit axis when none is given: the ladder when every cache setup is a
+    /// policy; a library preset is tried at its library's own limit (SDWebImage has none to scale).
+    public static func memoryLimits(for caches: [CacheSetup]) -> [CacheSize] {
+        caches.allSatisfy { if case .policy = $0 { true } else { false } } ? memoryLimits : [.setups]
+    }
+
+    /// Enough seeds that the recommendation is not one seed's luck, and its spread shows.
+    public static let seeds: [UInt64] = [1, 2, 3]
 
     /// The runs of the matrix, or of the parts the caller overrides, in `SweepPlan` order.
     public static func configurations(
         profile: DeviceProfile, network: NetworkProfile? = nil, caches: [CacheSetup]? = nil,
-        windows: [WindowMode]? = nil, workloads: [ScrollWorkload]? = nil, seed: UInt64 = 1, launches: Int = 1,
+        memoryLimits: [CacheSize]? = nil, windows: [WindowMode]? = nil, workloads: [ScrollWorkload]? = nil,
+        seeds: [UInt64]? = nil, launches: Int = 1,
         gap: Int64 = RunConfiguration.defaultGap, duration: Int64 = RunConfiguration.defaultDuration
     ) throws -> [RunConfiguration] {
         var session = SweepGrid.Session()
         session.launches = launches
         session.gap = gap
         session.duration = duration
+        let caches = try caches ?? policies.map { .policy(try PolicySpec.parse($0, source: "--policy")) }
         return try SweepPlan(
-            profiles: [profile], networks: [network],
-            caches: caches ?? policies.map { .policy(try PolicySpec.parse($0, source: "--policy")) },
-            memoryLimits: [nil], diskLimits: [nil],
+            profiles: [profile], networks: [network], caches: caches,
+            memoryLimits: memoryLimits ?? Self.memoryLimits(for: caches), diskLimits: [.setups],
             windows: windows ?? Self.windows.map { .items(PrefetchWindow(ahead: $0)) },
             workloads: [workloads ?? behaviors.map { .behavior($0, duration: duration) }],
-            strategies: [.cacheFirst], seeds: [seed], session: session,
+            strategies: [.cacheFirst], seeds: seeds ?? Self.seeds, session: session,
             defaultNetworks: [NetworkProfile.named(profile.defaultNetwork)]
         ).configurations
     }

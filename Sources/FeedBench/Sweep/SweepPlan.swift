@@ -14,10 +14,8 @@ public struct SweepPlan: Sendable {
     /// `nil`: each profile's own network.
     public let networks: [NetworkProfile?]
     public let caches: [CacheSetup]
-    /// `nil`: the cache setup's own limit.
-    public let memoryLimits: [Int64?]
-    /// `nil`: the cache setup's own limit.
-    public let diskLimits: [Int64?]
+    public let memoryLimits: [CacheSize]
+    public let diskLimits: [CacheSize]
     public let windows: [WindowMode]
     /// Per profile, the workload axis (a recorded trace is resampled to each profile's refresh rate).
     let workloads: [[ScrollWorkload]]
@@ -64,11 +62,12 @@ public struct SweepPlan: Sendable {
         if caches.isEmpty {
             caches = try StandardMatrix.policies.map { .policy(try PolicySpec.parse($0, source: "--policy")) }
         }
-        let memoryLimits: [Int64?] = try resolve(grid.memoryLimits, default: [nil], key: { String($0 ?? 0) }) { value in
-            try value.parse { try Quantities.byteCount($0, source: $1) }
+        let memoryLimits = try resolve(grid.memoryLimits, default: StandardMatrix.memoryLimits(for: caches),
+                                       key: \.description) { value in
+            try value.parse { try CacheSize.parse($0, source: $1) }
         }
-        let diskLimits: [Int64?] = try resolve(grid.diskLimits, default: [nil], key: { String($0 ?? 0) }) { value in
-            try value.parse { try Quantities.byteCount($0, source: $1) }
+        let diskLimits = try resolve(grid.diskLimits, default: [CacheSize.setups], key: \.description) { value in
+            try value.parse { try CacheSize.parse($0, source: $1) }
         }
         let windows = try resolve(grid.windows, default: StandardMatrix.windows.map { .items(PrefetchWindow(ahead: $0)) },
                                   key: \.description) { value in
@@ -104,7 +103,7 @@ public struct SweepPlan: Sendable {
         let strategies: [LaunchStrategy] = try resolve(grid.strategies, default: [.cacheFirst], key: \.description) { value in
             try value.parse { try LaunchStrategy.parse($0, source: $1) }
         }
-        let seeds: [UInt64] = try resolve(grid.seeds, default: [1], key: { String($0) }) { value in
+        let seeds: [UInt64] = try resolve(grid.seeds, default: StandardMatrix.seeds, key: { String($0) }) { value in
             guard let seed = UInt64(value.text) else {
                 throw value.error("expected a seed from 0 to \(UInt64.max), found \(InputError.quote(value.text))")
             }
@@ -123,8 +122,8 @@ public struct SweepPlan: Sendable {
     }
 
     /// A plan from checked axes (`workloads`: one list per profile, all the same length).
-    init(profiles: [DeviceProfile], networks: [NetworkProfile?], caches: [CacheSetup], memoryLimits: [Int64?],
-         diskLimits: [Int64?], windows: [WindowMode], workloads: [[ScrollWorkload]], strategies: [LaunchStrategy],
+    init(profiles: [DeviceProfile], networks: [NetworkProfile?], caches: [CacheSetup], memoryLimits: [CacheSize],
+         diskLimits: [CacheSize], windows: [WindowMode], workloads: [[ScrollWorkload]], strategies: [LaunchStrategy],
          seeds: [UInt64], session: SweepGrid.Session, defaultNetworks: [NetworkProfile]) throws {
         precondition(workloads.count == profiles.count && defaultNetworks.count == profiles.count,
                      "SweepPlan: one workload list and default network per profile")
@@ -181,8 +180,8 @@ public struct SweepPlan: Sendable {
         let profile = profiles[profileIndex]
 
         var pipeline = RunConfiguration.pipeline(for: cache, on: profile)
-        if let memoryLimit { pipeline.memoryLimits = CacheLimits(maxCount: pipeline.memoryLimits.maxCount, maxBytes: memoryLimit) }
-        if let diskLimit { pipeline.diskLimits = CacheLimits(maxCount: pipeline.diskLimits.maxCount, maxBytes: diskLimit) }
+        pipeline.memoryLimits.maxBytes = memoryLimit.resolve(own: pipeline.memoryLimits.maxBytes)
+        pipeline.diskLimits.maxBytes = diskLimit.resolve(own: pipeline.diskLimits.maxBytes)
         pipeline.releaseViewed = session.releaseViewed
         var run = RunConfiguration(profile: profile, network: network ?? defaultNetworks[profileIndex], pipeline: pipeline,
                                    window: window, workload: workloads[profileIndex][workloadIndex], seed: seed,
@@ -198,7 +197,7 @@ public struct SweepPlan: Sendable {
 
     /// FNV-1a (64-bit) over a canonical text of every axis and the session settings.
     static func fingerprint(profiles: [DeviceProfile], networks: [NetworkProfile?], caches: [CacheSetup],
-                            memoryLimits: [Int64?], diskLimits: [Int64?], windows: [WindowMode],
+                            memoryLimits: [CacheSize], diskLimits: [CacheSize], windows: [WindowMode],
                             workloads: [[ScrollWorkload]], strategies: [LaunchStrategy], seeds: [UInt64],
                             session: SweepGrid.Session) -> String {
         var hash = FNV1a()
@@ -208,7 +207,7 @@ public struct SweepPlan: Sendable {
         for profile in profiles { hash.add(bytes: (try? encoder.encode(profile)) ?? Data(profile.name.utf8)) }
         for network in networks { hash.add(network?.name ?? "(profile's)") }
         for cache in caches { hash.add(cache.label) }
-        for limit in memoryLimits + diskLimits { hash.add(limit.map(String.init) ?? "(setup's)") }
+        for limit in memoryLimits + diskLimits { hash.add(limit.description) }
         for window in windows { hash.add(window.description) }
         for list in workloads {
             for workload in list {

@@ -19,13 +19,13 @@ public enum SweepTable {
     /// O(rows × columns).
     public static func aggregates(_ rows: [[Int64]]) -> [[Int64]] {
         precondition(!rows.isEmpty, "SweepTable: aggregates of no row")
-        let count = Int64(rows.count)
         var mean: [Int64] = [], low: [Int64] = [], high: [Int64] = []
         for column in rows[0].indices {
-            let values = rows.map { $0[column] }
-            mean.append((values.reduce(0, +) + count / 2) / count)
-            low.append(values.min()!)
-            high.append(values.max()!)
+            let values = rows.map { $0[column] }.filter { $0 != ResultMetric.absent }
+            let count = Int64(values.count)
+            mean.append(values.isEmpty ? ResultMetric.absent : (values.reduce(0, +) + count / 2) / count)
+            low.append(values.min() ?? ResultMetric.absent)
+            high.append(values.max() ?? ResultMetric.absent)
         }
         return [mean, low, high]
     }

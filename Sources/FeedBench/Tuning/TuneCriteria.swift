@@ -1,11 +1,17 @@
 import Foundation
 
 /// One configuration's figures on one seed, over all its workloads: counts and bytes summed,
-/// stall p95 and peak memory the worst of them (as the main job's ranking does).
+/// percentiles and peak memory the worst of them (as the main job's ranking does).
 public struct TuneSample: Sendable, Equatable {
     public var stalls: Int64 = 0
     /// Thousandths of a millisecond.
     public var stallP95: Int64 = 0
+    /// 95th-percentile display latency (every display, 0 for a memory hit), thousandths of a
+    /// millisecond.
+    public var displayP95: Int64 = 0
+    public var displays: Int64 = 0
+    /// Memory and disk hits.
+    public var hits: Int64 = 0
     public var requests: Int64 = 0
     public var bytes: Int64 = 0
     public var peakMemory: Int64 = 0
@@ -17,20 +23,26 @@ public struct TuneSample: Sendable, Equatable {
     /// Adds one workload's run, from its figures in `ResultMetric.all` order (as a results row
     /// holds them, or `RunResult.metricValues`), so a run simulated now and the same run read
     /// back from a results CSV add exactly the same.
-    mutating func add(_ values: [Int64]) {
-        stalls += values[Self.columns.stalls]
-        stallP95 = max(stallP95, values[Self.columns.stallP95])
-        requests += values[Self.columns.requests]
-        bytes += values[Self.columns.bytes]
-        peakMemory = max(peakMemory, values[Self.columns.peakMemory])
-        warnings += values[Self.columns.warnings]
-        kills += values[Self.columns.kills]
+    public mutating func add(_ values: [Int64]) {
+        let columns = Self.columns
+        stalls += values[columns.stalls]
+        stallP95 = max(stallP95, values[columns.stallP95])
+        displayP95 = max(displayP95, values[columns.displayP95])
+        displays += values[columns.displays]
+        hits += values[columns.memoryHits] + values[columns.diskHits]
+        requests += values[columns.requests]
+        bytes += values[columns.bytes]
+        peakMemory = max(peakMemory, values[columns.peakMemory])
+        warnings += values[columns.warnings]
+        kills += values[columns.kills]
     }
 
     /// Where each figure is among `ResultMetric.all`.
-    static let columns = (stalls: column("stalls"), stallP95: column("stall_ms_p95"), requests: column("image_requests"),
-                          bytes: column("bytes_downloaded"), peakMemory: column("peak_memory_bytes"),
-                          warnings: column("memory_warnings"), kills: column("jetsam_kills"))
+    static let columns = (stalls: column("stalls"), stallP95: column("stall_ms_p95"), displayP95: column("display_latency_ms_p95"),
+                          displays: column("displays"), memoryHits: column("memory_hits"), diskHits: column("disk_hits"),
+                          requests: column("image_requests"), bytes: column("bytes_downloaded"),
+                          peakMemory: column("peak_memory_bytes"), warnings: column("memory_warnings"),
+                          kills: column("jetsam_kills"))
 
     static func column(_ name: String) -> Int { ResultMetric.all.firstIndex { $0.name == name }! }
 }
@@ -68,6 +80,7 @@ public struct TuneFigure: Sendable, Equatable {
 
     public static let stalls = TuneFigure(name: "stalls", meaning: "displays that waited for their image, summed over workloads", unit: .count) { $0.stalls }
     public static let stallP95 = TuneFigure(name: "stall_p95", meaning: "95th-percentile stall, worst workload (ms)", unit: .thousandthsOfMillisecond) { $0.stallP95 }
+    public static let displayP95 = TuneFigure(name: "display_p95", meaning: "95th-percentile display latency over every display, worst workload (ms)", unit: .thousandthsOfMillisecond) { $0.displayP95 }
     public static let requests = TuneFigure(name: "requests", meaning: "image downloads started, summed", unit: .count) { $0.requests }
     public static let bytes = TuneFigure(name: "bytes", meaning: "bytes downloaded, summed", unit: .bytes) { $0.bytes }
     public static let peakMemory = TuneFigure(name: "peak_memory", meaning: "peak tracked memory, worst workload", unit: .bytes) { $0.peakMemory }
@@ -75,9 +88,9 @@ public struct TuneFigure: Sendable, Equatable {
     public static let kills = TuneFigure(name: "kills", meaning: "jetsam kills, summed", unit: .count) { $0.kills }
 
     /// What `--objective` takes.
-    public static let objectives: [TuneFigure] = [stalls, stallP95, requests, bytes]
+    public static let objectives: [TuneFigure] = [stalls, displayP95, stallP95, requests, bytes]
     /// What `--constraint` takes.
-    public static let all: [TuneFigure] = [stalls, stallP95, requests, bytes, peakMemory, warnings, kills]
+    public static let all: [TuneFigure] = [stalls, displayP95, stallP95, requests, bytes, peakMemory, warnings, kills]
 
     /// The figure called `name` among `choices`, or a refusal from `source` listing them.
     public static func named(_ name: String, among choices: [TuneFigure], source: String) throws -> TuneFigure {
@@ -149,8 +162,14 @@ public struct TuneConstraint: Sendable, Equatable, CustomStringConvertible {
     public var description: String { figure.name + (strict ? " < " : " <= ") + figure.format(Double(bound)) }
 }
 
-/// What makes one configuration better than another for `bench tune`: the objective to
-/// minimise on average over the seeds, and the bounds every seed must meet.
+/// What makes one configuration better than another, for `bench tune` and the main job alike:
+/// the objective to minimise on average over the seeds, and the bounds every seed must meet.
+///
+/// The ranking answers "what should we ship": among the feasible candidates, those whose
+/// objective is within the noise of the best one's (`withinNoise`) are equivalent, and of those
+/// the one with the smallest memory-cache limit wins, then the one downloading fewer bytes —
+/// so a cache 4× larger than needed is never recommended for a difference the seeds cannot
+/// tell from luck.
 public struct TuneCriteria: Sendable {
     public let objective: TuneFigure
     public let constraints: [TuneConstraint]
@@ -168,19 +187,53 @@ public struct TuneCriteria: Sendable {
     /// The mean objective.
     func score(_ candidate: TuneCandidate) -> Double { candidate.spread(objective).mean }
 
-    /// Best first: feasible ones, by mean objective; ties by mean stall p95, then mean bytes
-    /// downloaded — the main job's own tie-break (`MatrixSummary`), so that on one seed both
-    /// recommend the same configuration — then mean peak memory, mean requests and candidate
-    /// number. O(n log n × samples).
-    public func rank(_ candidates: [TuneCandidate]) -> [TuneCandidate] {
-        candidates.sorted { a, b in
+    /// Whether `candidate`'s objective is indistinguishable from `best`'s: the mean of their
+    /// differences seed by seed (the same seed gives both the same scroll traces and feed) is at
+    /// most twice its standard error, or at most 1 % of `best`'s mean objective — and never
+    /// less than one unit of a count (one stall, one request). Compared over the seeds both
+    /// have. O(seeds).
+    public func withinNoise(_ candidate: TuneCandidate, of best: TuneCandidate) -> Bool {
+        let seeds = min(candidate.samples.count, best.samples.count)
+        guard seeds > 0 else { return false }
+        let differences = (0..<seeds).map { Double(objective.value(candidate.samples[$0]) - objective.value(best.samples[$0])) }
+        let mean = differences.reduce(0, +) / Double(seeds)
+        var margin = max(0.01 * score(best), objective.unit == .count ? 1 : 0)
+        if seeds > 1 {
+            let variance = differences.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(seeds - 1)
+            margin = max(margin, 2 * (variance / Double(seeds)).squareRoot())
+        }
+        return mean <= margin
+    }
+
+    /// Best first. Feasible candidates first; the best by mean objective (ties: mean display
+    /// p95, mean bytes downloaded, mean peak memory, mean requests, candidate number) and every
+    /// feasible candidate within its noise come first, ordered by memory-cache limit, then mean
+    /// bytes downloaded, then as the best was chosen; then the rest as the best was chosen.
+    /// O(n log n × samples).
+    public func rank(_ candidates: [TuneCandidate]) -> [TuneCandidate] { ranking(candidates).ranked }
+
+    /// `rank`, and how many candidates at its head are equivalent to the best (0 when none is
+    /// feasible).
+    public func ranking(_ candidates: [TuneCandidate]) -> (ranked: [TuneCandidate], equivalent: Int) {
+        func better(_ a: TuneCandidate, _ b: TuneCandidate) -> Bool {
             let (fa, fb) = (feasible(a), feasible(b))
             if fa != fb { return fa }
-            for figure in [objective, .stallP95, .bytes, .peakMemory, .requests] {
+            for figure in [objective, .displayP95, .bytes, .peakMemory, .requests] {
                 let (x, y) = (a.spread(figure).mean, b.spread(figure).mean)
                 if x != y { return x < y }
             }
             return a.number < b.number
         }
+        let ordered = candidates.sorted(by: better)
+        guard let best = ordered.first, feasible(best) else { return (ordered, 0) }
+        let equivalent = ordered.filter { feasible($0) && withinNoise($0, of: best) }
+        let leanest = equivalent.sorted { a, b in
+            if a.memoryLimitBytes != b.memoryLimitBytes { return a.memoryLimitBytes < b.memoryLimitBytes }
+            let (x, y) = (a.spread(.bytes).mean, b.spread(.bytes).mean)
+            if x != y { return x < y }
+            return better(a, b)
+        }
+        let chosen = Set(equivalent.map(\.number))
+        return (leanest + ordered.filter { !chosen.contains($0.number) }, leanest.count)
     }
 }
