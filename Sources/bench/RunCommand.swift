@@ -93,6 +93,11 @@ struct RunCommand: ParsableCommand {
         }
         grid.strategies = [SweepGrid.Value(strategy, source: "--strategy")]
         grid.seeds = SweepGrid.values(seed.map { [$0] } ?? [], option: "--seed")
+        // The standard matrix's own axes where a sweep's grid has other defaults.
+        if grid.seeds.isEmpty { grid.seeds = StandardMatrix.seeds.map { SweepGrid.Value(String($0), source: "--seed") } }
+        if grid.memoryLimits.isEmpty && grid.presets.isEmpty {
+            grid.memoryLimits = StandardMatrix.memoryLimits.map { SweepGrid.Value($0.description, source: "--memory-limit") }
+        }
         try session.apply(to: &grid.session)
         let plan = try SweepPlan(grid)
         let device = plan.profiles[0]

@@ -122,6 +122,8 @@ struct BenchProcess {
 
     /// The committed results folder, `results/`.
     static let results = packageRoot.appendingPathComponent("results")
+    /// `Tests/Fixtures`: results files kept still for tests that read one.
+    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
 
     /// `../shared/traces/cloudphysics.csv` beside the package.
     static let cloudPhysics = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/traces/cloudphysics.csv").path

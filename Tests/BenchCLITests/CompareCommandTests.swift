@@ -10,7 +10,7 @@ import Testing
     func generate() throws -> (path: String, text: String, folder: URL) {
         let folder = try BenchProcess.scratch()
         let path = folder.appendingPathComponent("base.csv").path
-        let run = try BenchProcess.run(["run", "--profile", "low-end", "--window", "0,20", "--trace", "browser",
+        let run = try BenchProcess.run(["run", "--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--window", "0,20", "--trace", "browser",
                                         "--duration", "15s", "--out", path])
         #expect(run.status == 0, "\(run.stderr)")
         return (path, try String(contentsOfFile: path, encoding: .utf8), folder)
@@ -42,7 +42,7 @@ import Testing
         let copy = try write(text, to: folder)
         let result = try BenchProcess.run(["compare", path, copy])
         #expect(result.status == 0 && result.stderr.isEmpty)
-        #expect(result.stdout.hasSuffix("8 rows compared: 0 worse, 0 better, 0 within tolerance, 8 unchanged\nno change: 8 rows, 17 metrics each\n"))
+        #expect(result.stdout.hasSuffix("8 rows compared: 0 worse, 0 better, 0 within tolerance, 8 unchanged\nno change: 8 rows, 20 metrics each\n"))
     }
 
     @Test func aHitRateWorseBeyondToleranceExitsOneNamingTheRow() throws {
@@ -89,7 +89,7 @@ import Testing
         let (path, text, folder) = try generate()
         let new = try write(text.replacingOccurrences(of: ",stalls,", with: ",stall_count,"), to: folder)
         expectRefusal(try BenchProcess.run(["compare", path, new]),
-                      startingWith: "\(new):1: expected the results columns as bench run writes them; column 18 should be \"stalls\", found \"stall_count\"")
+                      startingWith: "\(new):1: expected the results columns as bench run writes them; column 21 should be \"stalls\", found \"stall_count\"")
     }
 
     @Test func aRepeatedIdentityIsRefusedWithFileAndLine() throws {
@@ -124,13 +124,13 @@ import Testing
         expectRefusal(try BenchProcess.run(["compare", path, path] + options), startingWith: message)
     }
 
-    @Test func policiesInsideTheCommittedLowEndResultsAgainstLRU() throws {
-        let result = try BenchProcess.run(["compare", BenchProcess.results.appendingPathComponent("low-end.csv").path,
+    @Test func policiesInsideTheLowEndResultsAgainstLRU() throws {
+        let result = try BenchProcess.run(["compare", BenchProcess.fixtures.appendingPathComponent("low-end-48.csv").path,
                                            "--by", "policy", "--base", "lru"])
         #expect(result.status == 1, "LFU's memory hit rate collapses under the skimmer")
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines[0].hasPrefix("base: policy=lru in ") && lines[0].hasSuffix("results/low-end.csv"))
-        #expect(lines[1].hasPrefix("new:  each other policy in ") && lines[1].hasSuffix("results/low-end.csv"))
+        #expect(lines[0].hasPrefix("base: policy=lru in ") && lines[0].hasSuffix("Fixtures/low-end-48.csv"))
+        #expect(lines[1].hasPrefix("new:  each other policy in ") && lines[1].hasSuffix("Fixtures/low-end-48.csv"))
         #expect(lines.filter { $0.hasSuffix(":") && $0.hasPrefix("policy=") } == ["policy=lfu:", "policy=fifo:", "policy=ttl:max-age=300:"])
         #expect(lines.contains("worse: prefetch_window=5 trace=skimmer"))
         #expect(lines.filter { $0.hasPrefix("12 rows compared: ") }.count == 3)
@@ -144,7 +144,7 @@ import Testing
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0] == "### FeedBench results: regression: 1 row worse beyond tolerance")
-        #expect(lines[1] == "" && lines[2] == "Base `\(path)`, new `\(new)`, 17 metrics compared.")
+        #expect(lines[1] == "" && lines[2] == "Base `\(path)`, new `\(new)`, 20 metrics compared.")
         let table = lines.drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
         #expect(Array(table) == [
             "| | row | metric | base | new | delta | change | tolerance |",

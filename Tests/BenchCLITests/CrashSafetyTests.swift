@@ -51,7 +51,7 @@ import Glibc
         let folder = try BenchProcess.scratch()
         let store = folder.appendingPathComponent("store").path
         let out = folder.appendingPathComponent("out.csv").path
-        let run = ["run", "--profile", "low-end", "--policy", "lru", "--window", "20", "--trace", "browser",
+        let run = ["run", "--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "20", "--trace", "browser",
                    "--launches", "150", "--gap", "1h", "--duration", "20s", "--store", store, "--out", out, "--jobs", "1"]
         var interrupted = 0
         for delay in [0.3, 0.8] {
@@ -72,7 +72,7 @@ import Glibc
         let folder = try BenchProcess.scratch()
         func run(store: String?, out: String) throws -> String {
             let path = folder.appendingPathComponent(out).path
-            let result = try BenchProcess.run(["run", "--profile", "low-end", "--policy", "lru,fifo", "--window", "10",
+            let result = try BenchProcess.run(["run", "--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--policy", "lru,fifo", "--window", "10",
                                                "--trace", "skimmer", "--launches", "2", "--duration", "10s", "--out", path]
                                               + (store.map { ["--store", folder.appendingPathComponent($0).path] } ?? []))
             #expect(result.status == 0, "\(result.stderr)")
@@ -94,7 +94,7 @@ import Glibc
     @Test func aStoreFileThatIsNotADatabaseIsRefused() throws {
         let folder = try BenchProcess.scratch()
         let store = folder.appendingPathComponent("store")
-        let run = ["run", "--profile", "low-end", "--policy", "lru", "--window", "0", "--trace", "browser", "--duration", "1s",
+        let run = ["run", "--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "0", "--trace", "browser", "--duration", "1s",
                    "--store", store.path, "--out", folder.appendingPathComponent("out.csv").path]
         #expect(try BenchProcess.run(run).status == 0)
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: store.path).first { $0.hasSuffix(".sqlite") })

@@ -28,9 +28,9 @@ import Testing
             case .keyTrace:
                 ["cachesim", "--trace", input, "--capacity", "5", "--out", output]
             case .scrollTrace:
-                ["run", "--profile", "low-end", "--policy", "lru", "--window", "0", "--trace", input, "--out", output, "--jobs", "1"]
+                ["run", "--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "0", "--trace", input, "--out", output, "--jobs", "1"]
             case .profile:
-                ["run", "--profile", input, "--policy", "lru", "--window", "0", "--trace", "browser", "--duration", "1s",
+                ["run", "--profile", input, "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "0", "--trace", "browser", "--duration", "1s",
                  "--out", output, "--jobs", "1"]
             case .results:
                 ["compare", input, input]  // writes only to stdout
@@ -198,7 +198,7 @@ import Testing
         Case(type: .results, inputClass: .headerOnly, contents: text(resultsRows[0].joined(separator: ",") + "\n"), outcome: .accepted),
         Case(type: .results, inputClass: .wrongColumnCount,
              contents: text(resultsRows[0].joined(separator: ",") + "\n" + resultsRows[1].dropLast().joined(separator: ",") + "\n"),
-             outcome: .refused(":2: expected 33 fields as in the header, found 32")),
+             outcome: .refused(":2: expected 36 fields as in the header, found 35")),
         Case(type: .results, inputClass: .nonNumeric, contents: results(setting: "hit_rate", to: "abc"),
              outcome: .refused(":2: hit_rate: expected a rate from 0 to 1 with at most 6 decimals, found \"abc\"")),
         Case(type: .results, inputClass: .negative, contents: results(setting: "stalls", to: "-3"),

@@ -14,7 +14,7 @@ import Testing
         let file = folder.appendingPathComponent("copy.json").path
         try template.stdout.replacingOccurrences(of: "\"name\": \"mid\"", with: "\"name\": \"copy\"")
             .write(toFile: file, atomically: true, encoding: .utf8)
-        let run = try BenchProcess.run(["run", "--profile", file, "--policy", "lru", "--window", "0", "--trace", "browser",
+        let run = try BenchProcess.run(["run", "--profile", file, "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "0", "--trace", "browser",
                                         "--duration", "5s", "--out", folder.appendingPathComponent("copy.csv").path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try String(contentsOfFile: folder.appendingPathComponent("copy.csv").path, encoding: .utf8).contains("\ncopy,lte,lru,"))

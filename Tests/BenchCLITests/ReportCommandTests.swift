@@ -6,7 +6,7 @@ import Testing
 /// where Chromium is installed, the page renders to a screenshot that is not blank.
 @Suite struct ReportCommandTests {
     static let lowEnd = BenchProcess.results.appendingPathComponent("low-end.csv").path
-    static let quick = ["--profile", "low-end", "--policy", "lru,fifo", "--window", "0,20", "--trace", "browser", "--duration", "12s"]
+    static let quick = ["--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--policy", "lru,fifo", "--window", "0,20", "--trace", "browser", "--duration", "12s"]
 
     /// A results file and its timeline, from a quick run in `folder`.
     static func runWithTimeline(in folder: URL, jobs: String = "2") throws -> (results: String, timeline: String) {

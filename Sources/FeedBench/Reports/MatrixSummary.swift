@@ -100,29 +100,27 @@ public struct MatrixSummary: Sendable {
 
     /// The table, at most 100 columns wide, numbers right-aligned with their units; coloured
     /// (the recommendation green, lines over the limit red) only when `style` allows it. Each
-    /// figure is the mean over the seeds; stalls also show their range.
+    /// figure is the mean over the seeds (stalls with their range): stalls, the 95th-percentile
+    /// display latency over every display, peak tracked memory and bytes downloaded.
     public func table(limit: Int = 12, style: TerminalStyle = .plain) -> String {
         var lines: [String] = []
         let seedText = "\(seeds) seed\(seeds == 1 ? "" : "s")"
         lines.append("\(profile.name) (\(profile.model)): \(ranking.count) configurations, means over \(seedText); peak ≤ \(FixedPoint.mebibytes(profile.memoryWarningBytes))")
-        let header = ["#", "policy", "cache", "window", "stalls", "(min–max)", "wait p95", "stall p95", "hit rate", "peak mem",
-                      "download", ""]
+        let header = ["policy", "cache", "window", "stalls", "wait p95", "peak mem", "download", ""]
         var rows: [[String]] = []
         for (rank, candidate) in ranking.prefix(limit).enumerated() {
             let stalls = candidate.spread(.stalls)
-            let sample = Self.total(candidate)
             let mark = !criteria.feasible(candidate) ? "over limit" : rank == 0 ? "← best" : rank < equivalentCount ? "≈ best" : ""
             rows.append([
-                String(rank + 1), candidate.policy, FixedPoint.mebibytes(candidate.memoryLimitBytes), candidate.window,
-                TuneFigure.stalls.format(stalls.mean), "(\(stalls.min)–\(stalls.max))",
-                milliseconds(candidate.spread(.displayP95).mean), milliseconds(candidate.spread(.stallP95).mean),
-                FixedPoint.ratio(sample.hits * 100, sample.displays, decimals: 1) + " %",
+                candidate.policy, FixedPoint.mebibytes(candidate.memoryLimitBytes), candidate.window,
+                "\(TuneFigure.stalls.format(stalls.mean)) (\(stalls.min)–\(stalls.max))",
+                milliseconds(candidate.spread(.displayP95).mean),
                 FixedPoint.mebibytes(Int64(candidate.spread(.peakMemory).mean.rounded())),
                 FixedPoint.mebibytes(Int64(candidate.spread(.bytes).mean.rounded())), mark,
             ])
         }
         let table = [header] + rows
-        for (index, (line, row)) in zip(TextTable.render(table, leftAligned: [1, 5, 11]), table).enumerated() {
+        for (index, (line, row)) in zip(TextTable.render(table, leftAligned: [0, 7]), table).enumerated() {
             switch (index, row.last) {
             case (0, _): lines.append(style.paint(line, .bold))
             case (_, "← best"): lines.append(style.paint(line, .green))
@@ -139,17 +137,25 @@ public struct MatrixSummary: Sendable {
         let stalls = best.spread(.stalls)
         lines.append("  stalls \(TuneFigure.stalls.format(stalls.mean)) a seed (\(stalls.min)–\(stalls.max) over \(seedText)), display wait p95 \(milliseconds(best.spread(.displayP95).mean)), peak memory \(FixedPoint.mebibytes(Int64(best.spread(.peakMemory).mean.rounded())))")
         if equivalentCount > 1 {
-            lines.append("  \(equivalentCount - 1) other configuration\(equivalentCount == 2 ? " is" : "s are") within the seeds' noise of the fewest stalls (≈ best); this one has the smallest cache, then the fewest bytes downloaded")
+            lines.append("  \(equivalentCount - 1) more tie within the seeds' noise (≈ best); of those, the smallest cache, then fewest bytes")
         }
+        lines += edgeNotes(best)
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A candidate's samples added up (for rates over all its displays).
-    static func total(_ candidate: TuneCandidate) -> TuneSample {
-        candidate.samples.reduce(into: TuneSample()) { total, sample in
-            total.displays += sample.displays
-            total.hits += sample.hits
+    /// Notes for a recommendation at the edge of what was tried: the smallest cache size or
+    /// the largest window (of several), where the best may lie beyond.
+    func edgeNotes(_ best: TuneCandidate) -> [String] {
+        var notes: [String] = []
+        let sizes = Set(ranking.map(\.memoryLimitBytes))
+        if sizes.count > 1, best.memoryLimitBytes == sizes.min() {
+            notes.append("  note: the smallest cache tried; a smaller one may do as well (--memory-limit 0.0625x,…)")
         }
+        let windows = Set(ranking.compactMap { Int($0.window) })
+        if windows.count > 1, Int(best.window) == windows.max() {
+            notes.append("  note: the largest window tried; a larger one may stall less (--window with larger values)")
+        }
+        return notes
     }
 
     /// Thousandths of a millisecond as `391.2 ms`.

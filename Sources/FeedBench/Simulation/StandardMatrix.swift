@@ -8,8 +8,9 @@ public enum CacheSetup: Sendable, Hashable {
 /// The main job's experiment for one device profile: policies `lru`, `lfu`, `fifo` and `ttl`
 /// (seed 001's 5-minute lifetime) × memory-cache limits ⅛, ¼, ½ and 1 × the profile's ×
 /// prefetch windows 0, 5, 10, 20, 30, 50 × the `browser` and `skimmer` behaviours × seeds 1,
-/// 2, 3, on the profile's network. Rows come out in that nesting order. Every axis is also the
-/// default of `bench sweep`'s grid.
+/// 2, 3, on the profile's network. Rows come out in that nesting order. `bench run` fills the
+/// axes it is not given from here; `bench sweep`'s grid takes the policies, windows and
+/// behaviours, but one seed and each setup's own limit unless told otherwise.
 public enum StandardMatrix {
     public static let policies = ["lru", "lfu", "fifo", "ttl:max-age=300"]
     /// The cache-size ladder: multiples of the cache setup's own limit.

@@ -62,7 +62,7 @@ public struct SweepPlan: Sendable {
         if caches.isEmpty {
             caches = try StandardMatrix.policies.map { .policy(try PolicySpec.parse($0, source: "--policy")) }
         }
-        let memoryLimits = try resolve(grid.memoryLimits, default: StandardMatrix.memoryLimits(for: caches),
+        let memoryLimits = try resolve(grid.memoryLimits, default: [CacheSize.setups],
                                        key: \.description) { value in
             try value.parse { try CacheSize.parse($0, source: $1) }
         }
@@ -103,7 +103,7 @@ public struct SweepPlan: Sendable {
         let strategies: [LaunchStrategy] = try resolve(grid.strategies, default: [.cacheFirst], key: \.description) { value in
             try value.parse { try LaunchStrategy.parse($0, source: $1) }
         }
-        let seeds: [UInt64] = try resolve(grid.seeds, default: StandardMatrix.seeds, key: { String($0) }) { value in
+        let seeds: [UInt64] = try resolve(grid.seeds, default: [1], key: { String($0) }) { value in
             guard let seed = UInt64(value.text) else {
                 throw value.error("expected a seed from 0 to \(UInt64.max), found \(InputError.quote(value.text))")
             }

@@ -35,8 +35,14 @@ public struct TuneReport: Sendable {
             let pairs = figures.map { (a.spread($0).mean, b.spread($0).mean) }
             return pairs.allSatisfy { $0.0 <= $0.1 } && pairs.contains { $0.0 < $0.1 }
         }
-        front = criteria.rank(finalists.filter { candidate in !finalists.contains { dominates($0, candidate) } })
-        recommended = front.first
+        // The recommendation is the ranking's first (of the candidates tied within the seeds'
+        // noise, the smallest cache), listed first even where another beats it on a figure.
+        let best = criteria.rank(finalists).first
+        let others = finalists.filter { candidate in
+            candidate.number != best?.number && !finalists.contains { dominates($0, candidate) }
+        }
+        recommended = best
+        front = (best.map { [$0] } ?? []) + criteria.rank(others)
     }
 
     /// The front as CSV: the candidate, then each figure's mean (3 decimals), min and max over

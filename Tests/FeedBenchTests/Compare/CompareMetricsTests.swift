@@ -15,7 +15,7 @@ import Testing
                  "bytes_downloaded", "wasted_prefetches", "reshown_viewed"].allSatisfy { direction[$0] == .lowerIsBetter })
         #expect(ResultMetric.all.filter { $0.direction == .informational }.map(\.name)
             == ["displays", "memory_hits", "disk_hits", "inflight_hits", "misses", "evictions"])
-        #expect(ResultMetric.compared.count == 17 && !ResultMetric.compared.contains { $0.name == "displays" })
+        #expect(ResultMetric.compared.count == 20 && !ResultMetric.compared.contains { $0.name == "displays" })
     }
 
     @Test func defaultTolerancesAreAbsoluteForRatesRelativeElseAndZeroForKillsAndReshows() throws {

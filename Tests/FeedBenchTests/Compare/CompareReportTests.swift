@@ -41,8 +41,8 @@ import Testing
     @Test func identicalFilesSayNoChange() throws {
         let same = ResultsComparison.files(base: try ResultsFixtures.lowEnd(), new: try ResultsFixtures.lowEnd(), rules: .regressions())
         let report = ComparisonReport.render(same, as: .table)
-        #expect(report.hasSuffix("\n48 rows compared: 0 worse, 0 better, 0 within tolerance, 48 unchanged\nno change: 48 rows, 17 metrics each\n"))
-        #expect(ComparisonReport.render(same, as: .markdown).hasPrefix("### FeedBench results: no change: 48 rows, 17 metrics each\n"))
+        #expect(report.hasSuffix("\n48 rows compared: 0 worse, 0 better, 0 within tolerance, 48 unchanged\nno change: 48 rows, 20 metrics each\n"))
+        #expect(ComparisonReport.render(same, as: .markdown).hasPrefix("### FeedBench results: no change: 48 rows, 20 metrics each\n"))
     }
 
     @Test func tableLinesFitOneHundredColumnsOnTheWholeMatrix() throws {
@@ -58,7 +58,7 @@ import Testing
         let markdown = ComparisonReport.render(comparison, as: .markdown)
         let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0] == "### FeedBench results: regression: 1 row worse beyond tolerance")
-        #expect(lines[2] == "Base `\(ResultsFixtures.lowEndPath)`, new `new.csv`, 17 metrics compared.")
+        #expect(lines[2] == "Base `\(ResultsFixtures.lowEndPath)`, new `new.csv`, 20 metrics compared.")
         #expect(lines.contains("| | row | metric | base | new | delta | change | tolerance |"))
         #expect(lines.contains("| **worse** | policy=lru prefetch_window=5 trace=browser | hit_rate | 0.965217 | 0.955217 | -0.010000 | -1.0 % | ±0.005000 |"))
         #expect(lines.contains("| better | policy=lru prefetch_window=10 trace=browser | stalls | 4 | 1 | -3 | -75.0 % | ±5 % |"))
@@ -77,7 +77,7 @@ import Testing
         let csv = ComparisonReport.render(comparison, as: .csv)
         let table = try CSVTable(parsing: Array(csv.utf8), source: "report.csv")
         #expect(table.header.fields == RunResult.identityColumns + ["group", "metric", "base", "new", "delta", "change_percent", "tolerance", "verdict"])
-        #expect(table.records.count == 47 * 17 + 2)
+        #expect(table.records.count == 47 * 20 + 2)
         let moved = table.records.map(\.fields).filter { $0.last != "unchanged" }
         #expect(moved.map { Array($0.suffix(8)) } == [
             ["hit_rate", "0.965217", "0.955217", "-0.010000", "-1.0", "0.005000", "worse"],

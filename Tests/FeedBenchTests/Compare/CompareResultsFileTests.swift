@@ -11,7 +11,7 @@ import Testing
     @Test func readsEveryCommittedResultsFile() throws {
         for profile in ["low-end", "mid", "high-end", "tablet"] {
             let file = try ResultsFile.read(path: SharedFiles.packageRoot.appendingPathComponent("results/\(profile).csv").path)
-            #expect(file.rows.count == 48)
+            #expect(file.rows.count == 576)
             #expect(file.rows.allSatisfy { $0.identity[0] == profile && $0.values.count == ResultMetric.all.count })
         }
         let first = try ResultsFixtures.lowEnd().rows[0]
@@ -33,7 +33,26 @@ import Testing
             == "new.csv:1: expected the results columns as bench run writes them; column 13 should be \"disk_hits\", found \"diskhits\"")
         #expect(refusal("profile,network\nlow-end,lte\n")?.hasPrefix("new.csv:1: expected the results columns as bench run writes them; found 2 columns, without \"policy\", ") == true)
         #expect(refusal(RunResult.csvHeader + ",extra\n")
-            == "new.csv:1: expected the results columns as bench run writes them; found 34 columns, 33 expected, with \"extra\" after the last")
+            == "new.csv:1: expected the results columns as bench run writes them; found 37 columns, 36 expected, with \"extra\" after the last")
+    }
+
+    @Test func refusesAFileOfTheFirstSchemaSayingWhy() {
+        let header = RunResult.schema1Columns.joined(separator: ",")
+        #expect(!header.contains("display_latency"))
+        let message = refusal(header + "\n")
+        #expect(message?.hasPrefix("new.csv:1: expected the results columns as bench run writes them; found the first results schema, whose stall figures are not comparable") == true)
+        #expect(refusal(header + ",sweep_run,sweep_grid\n") == message)
+    }
+
+    @Test func anEmptyFirstImageCellIsAbsentAndOnlyThere() throws {
+        let result = RunResult(profile: "p", network: "n", policy: "lru", memoryLimitBytes: 1, diskLimitBytes: 1,
+                               prefetchWindow: "0", trace: "t", seed: 1, launches: 1)
+        #expect(result.firstImageMilliseconds == "")
+        let file = try ResultsFixtures.file(RunResult.csv([result]))
+        let column = ResultMetric.all.firstIndex { $0.name == "first_image_ms" }!
+        #expect(file.rows[0].values[column] == ResultMetric.absent)
+        let text = ResultsFixtures.lowEndText
+        #expect(refusal(ResultsFixtures.editing(text, line: 3, column: "stall_ms_p95", to: "")) == "new.csv:3: stall_ms_p95: expected a non-negative number of milliseconds with at most 3 decimals, found \"\"")
     }
 
     @Test func refusesARepeatedIdentityWithBothLines() {

@@ -97,7 +97,7 @@ import Testing
         #expect(evictions.fails && moved(evictions)[0].verdict == .changed)
         let relaxed = ComparisonRules.exactMatch(overrides: [try Tolerance.parseSetting("evictions=1", source: "t")])
         #expect(try !compare(ResultsFixtures.editing(text, line: 4, column: "evictions", to: "1"), rules: relaxed).fails)
-        #expect(ComparisonRules.exactMatch().metrics.count == 23)
+        #expect(ComparisonRules.exactMatch().metrics.count == 26)
     }
 
     @Test func labelsNameOnlyTheIdentityColumnsThatVary() throws {

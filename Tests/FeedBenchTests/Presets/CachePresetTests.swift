@@ -66,7 +66,7 @@ import Testing
     @Test func everyPresetRunsAndNamesItselfInThePolicyColumn() throws {
         let runs = try StandardMatrix.configurations(profile: .lowEnd, caches: CachePreset.all.map(CacheSetup.preset),
                                                      windows: [.items(PrefetchWindow(ahead: 10))],
-                                                     workloads: [.behavior(.skimmer, duration: 20_000_000_000)])
+                                                     workloads: [.behavior(.skimmer, duration: 20_000_000_000)], seeds: [1])
         let results = try RunBatch.run(runs, jobs: 2)
         #expect(results.map(\.policy) == ["default(lru:max-age=3600)", "aggressive(lru:max-age=86400)", "conservative(ttl:max-age=300)",
                                           "nuke(clock)", "kingfisher(lru:max-age=300:refresh=1)", "sdwebimage(lru)"])

@@ -15,13 +15,37 @@ import Testing
     }
 
     @Test func theSameArgumentsGiveTheSameRowWhateverTheJobs() throws {
-        let runs = try StandardMatrix.configurations(profile: .lowEnd, windows: [.items(PrefetchWindow(ahead: 0)), .items(PrefetchWindow(ahead: 20))],
-                                                     duration: Self.duration)
+        let runs = try StandardMatrix.configurations(profile: .lowEnd, memoryLimits: [.times(thousandths: 250), .setups],
+                                                     windows: [.items(PrefetchWindow(ahead: 0)), .items(PrefetchWindow(ahead: 20))],
+                                                     seeds: [1], duration: Self.duration)
         let one = try RunBatch.run(runs, jobs: 1).map(\.csvRow)
         let two = try RunBatch.run(runs, jobs: 2).map(\.csvRow)
         let again = try RunBatch.run(runs, jobs: 3).map(\.csvRow)
         #expect(one == two && two == again)
         #expect(Set(one).count == one.count, "different configurations give different rows")
+    }
+
+    /// Every display has a latency (0 for a memory hit); every other display is a stall, even
+    /// one still waiting when the session ends — on Edge, most of the short session's misses.
+    @Test(arguments: [NetworkProfile.edge, .wifi])
+    func everyDisplayWaitsOnceAndWaitsUnderWayAtTheEndAreStalls(network: NetworkProfile) throws {
+        var configuration = try RunConfiguration.standard(
+            profile: .lowEnd, policy: PolicySpec(.lru), window: .items(PrefetchWindow(ahead: 0)),
+            workload: .behavior(.browser, duration: 5_000_000_000), seed: 1, network: network)
+        configuration.launches = 2
+        let result = try FeedSimulation.run(configuration)
+        #expect(result.displays > 0)
+        #expect(result.displayLatency.count == result.displays)
+        #expect(result.stalls.count == result.displays - result.memoryHits)
+        #expect(result.launchFigures.map(\.stalls).reduce(0, +) == result.stalls.count)
+    }
+
+    @Test func displayLatencyCountsMemoryHitsAsNoWaitSoItNeverExceedsTheStallPercentile() throws {
+        let result = try Self.run(window: 20, behavior: .revisitor)
+        let all = result.displayLatency.microseconds(atPercentiles: [50, 95, 99])
+        let stalled = result.stalls.microseconds(atPercentiles: [50, 95, 99])
+        #expect(result.memoryHits > 0 && all[0] == 0)
+        #expect(zip(all, stalled).allSatisfy { $0 <= $1 })
     }
 
     @Test(arguments: [ScrollBehavior.browser, .skimmer])

@@ -150,7 +150,7 @@ import Testing
     }
 }
 
-/// On the committed standard matrices (one seed each), tune over the results file recommends
+/// On the committed standard matrices (3 seeds, 4 cache sizes), tune over the results file recommends
 /// exactly what the main job's summary recommends: one ranking rule, two tools.
 @Suite struct TuneAgreesWithTheMainJobTests {
     @Test(arguments: DeviceProfile.builtIn)
@@ -161,7 +161,7 @@ import Testing
         let read = try TuneResults([file], profile: nil, network: nil)
         let report = TuneReport(profile: profile, criteria: TuneCriteria(objective: .stalls, constraints: [
             TuneConstraint(figure: .peakMemory, atMost: profile.memoryWarningBytes), TuneConstraint(figure: .kills, atMost: 0),
-        ]), candidates: read.candidates, seeds: 1, origin: "read")
+        ]), candidates: read.candidates, seeds: read.seeds.count, origin: "read")
         let tuned = try #require(report.recommended)
         #expect([tuned.policy, String(tuned.memoryLimitBytes), tuned.window] == [main.policy, String(main.memoryLimitBytes), main.window])
     }
