@@ -8,7 +8,7 @@ struct RunCommand: ParsableCommand {
         abstract: "Simulate scroll sessions and write the results CSV (the default command).",
         discussion: """
         With only --profile, runs that profile's standard matrix — policies lru, lfu, fifo and \
-        ttl (5-minute lifetime) × memory caches ⅛, ¼, ½ and 1 × the profile's × prefetch windows \
+        ttl (5-minute lifetime) × memory caches 1/32, 1/16, ⅛, ¼, ½ and 1 × the profile's × prefetch windows \
         0, 5, 10, 20, 30, 50 × the browser and skimmer behaviours × seeds 1, 2, 3, on the \
         profile's network — writes results/<profile>.csv and prints the configurations ranked by \
         mean stalls among those that stay within the profile's memory limit on every seed; of \
@@ -53,7 +53,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Network preset (wifi, dsl, lte, 3g, edge, very-bad); default: the profile's.", valueName: "name"))
     var network: String?
 
-    @Option(help: ArgumentHelp("Comma-separated memory-cache cost limits: sizes (200MB) or multiples of the profile's (0.25x) (default: 0.125x,0.25x,0.5x,1x; a preset's own limit).", valueName: "list"))
+    @Option(help: ArgumentHelp("Comma-separated memory-cache cost limits: sizes (200MB) or multiples of the profile's (0.25x) (default: 0.03125x,0.0625x,0.125x,0.25x,0.5x,1x; a preset's own limit).", valueName: "list"))
     var memoryLimit: String?
 
     @Option(help: ArgumentHelp("Comma-separated seeds of the runs' random generators; the ranking is over their mean and shows their spread (default: 1,2,3).", valueName: "list"))

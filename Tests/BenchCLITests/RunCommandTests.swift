@@ -12,12 +12,12 @@ import Testing
         let result = try BenchProcess.run(["--profile", "low-end", "--out", out.path] + Self.quick)
         #expect(result.status == 0, "\(result.stderr)")
         let csv = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
-        // 4 policies × the ladder of 4 cache sizes × 2 windows × seeds 1, 2, 3.
-        #expect(csv.count == 1 + 4 * 4 * 2 * 3)
+        // 4 policies × the ladder of 6 cache sizes × 2 windows × seeds 1, 2, 3.
+        #expect(csv.count == 1 + 4 * 6 * 2 * 3)
         #expect(csv[0].hasPrefix("profile,network,policy,memory_limit_bytes,disk_limit_bytes,prefetch_window,trace,seed,launches,scenario,displays,"))
-        #expect(csv[1].hasPrefix("low-end,lte,lru,58982400,157286400,0,browser,1,1,cacheFirst,"))
+        #expect(csv[1].hasPrefix("low-end,lte,lru,14745600,157286400,0,browser,1,1,cacheFirst,"))
         let sizes = Set(csv.dropFirst().map { $0.split(separator: ",")[3] })
-        #expect(sizes == ["58982400", "117964800", "235929600", "471859200"])
+        #expect(sizes == ["14745600", "29491200", "58982400", "117964800", "235929600", "471859200"])
         #expect(Set(csv.dropFirst().map { $0.split(separator: ",")[7] }) == ["1", "2", "3"])
         #expect(result.stdout.contains("means over 3 seeds"))
         #expect(result.stdout.contains("Recommended: "))

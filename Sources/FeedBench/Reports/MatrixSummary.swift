@@ -149,11 +149,11 @@ public struct MatrixSummary: Sendable {
         var notes: [String] = []
         let sizes = Set(ranking.map(\.memoryLimitBytes))
         if sizes.count > 1, best.memoryLimitBytes == sizes.min() {
-            notes.append("  note: the smallest cache tried; a smaller one may do as well (--memory-limit 0.0625x,…)")
+            notes.append("  note: the smallest cache tried; a smaller one may do as well (try smaller --memory-limit values)")
         }
         let windows = Set(ranking.compactMap { Int($0.window) })
         if windows.count > 1, Int(best.window) == windows.max() {
-            notes.append("  note: the largest window tried; a larger one may stall less (--window with larger values)")
+            notes.append("  note: the largest window tried; a larger one may stall less (try larger --window values)")
         }
         return notes
     }

@@ -6,15 +6,19 @@ public enum CacheSetup: Sendable, Hashable {
 }
 
 /// The main job's experiment for one device profile: policies `lru`, `lfu`, `fifo` and `ttl`
-/// (seed 001's 5-minute lifetime) × memory-cache limits ⅛, ¼, ½ and 1 × the profile's ×
+/// (seed 001's 5-minute lifetime) × memory-cache limits 1/32, 1/16, ⅛, ¼, ½ and 1 × the profile's ×
 /// prefetch windows 0, 5, 10, 20, 30, 50 × the `browser` and `skimmer` behaviours × seeds 1,
 /// 2, 3, on the profile's network. Rows come out in that nesting order. `bench run` fills the
 /// axes it is not given from here; `bench sweep`'s grid takes the policies, windows and
 /// behaviours, but one seed and each setup's own limit unless told otherwise.
 public enum StandardMatrix {
     public static let policies = ["lru", "lfu", "fifo", "ttl:max-age=300"]
-    /// The cache-size ladder: multiples of the cache setup's own limit.
-    public static let memoryLimits: [CacheSize] = [125, 250, 500, 1000].map { .times(thousandths: $0) }
+    /// The cache-size ladder: multiples of the cache setup's own limit, 1/32 to 1, each twice
+    /// the one before.
+    /// Halving from the profile's own down to 1/32: on the low-end phone 14 MiB to 450 MiB,
+    /// enough to see where a smaller cache starts to stall (on a viewed-once feed a small
+    /// cache often does as well as a large one — until it cannot hold the prefetch window).
+    public static let memoryLimits: [CacheSize] = [32, 16, 8, 4, 2, 1].map { .times(millionths: 1_000_000 / $0) }
     public static let windows = [0, 5, 10, 20, 30, 50]
     public static let behaviors: [ScrollBehavior] = [.browser, .skimmer]
     /// The memory-limit axis when none is given: the ladder when every cache setup is a

@@ -1,23 +1,23 @@
 /// A value of a grid's memory-limit or disk-limit axis: the cache setup's own limit (the
 /// profile's for a policy, the library's for a preset), a size (`200MB`), or a multiple of the
-/// setup's own limit (`0.25x`), so one ladder fits every profile.
+/// setup's own limit (`0.25x`, `0.03125x`), so one ladder fits every profile.
 public enum CacheSize: Sendable, Hashable, CustomStringConvertible {
     /// The cache setup's own limit.
     case setups
     /// A cost limit in bytes.
     case bytes(Int64)
-    /// The setup's own limit × thousandths / 1000, rounded down to a byte; a setup without a
-    /// cost limit keeps none.
-    case times(thousandths: Int64)
+    /// The setup's own limit × millionths / 10^6, rounded down to a byte (at least 1); a setup
+    /// without a cost limit keeps none.
+    case times(millionths: Int64)
 
     /// Parses a size as `Quantities.byteCount` reads it, or `Nx` with N a positive decimal of
-    /// at most 3 decimals (`0.125x`, `1x`, `1.5x`) up to 1000x.
+    /// at most 6 decimals (`0.03125x`, `1x`, `1.5x`) up to 1000x.
     public static func parse(_ text: String, source: String) throws -> CacheSize {
         guard text.hasSuffix("x") else { return .bytes(try Quantities.byteCount(text, source: source)) }
-        guard let thousandths = ResultMetric.parseScaled(text.dropLast(), decimals: 3), (1...1_000_000).contains(thousandths) else {
-            throw InputError(source: source, "expected a multiple of the cache's own limit from 0.001x to 1000x (e.g. 0.25x), found \(InputError.quote(text))")
+        guard let millionths = ResultMetric.parseScaled(text.dropLast(), decimals: 6), (1...1_000_000_000).contains(millionths) else {
+            throw InputError(source: source, "expected a multiple of the cache's own limit from 0.000001x to 1000x with at most 6 decimals (e.g. 0.25x), found \(InputError.quote(text))")
         }
-        return .times(thousandths: thousandths)
+        return .times(millionths: millionths)
     }
 
     /// The limit in bytes for a setup whose own limit is `own` (`nil`: no cost limit).
@@ -25,16 +25,17 @@ public enum CacheSize: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .setups: own
         case let .bytes(bytes): bytes
-        case let .times(thousandths): own.map { max(1, $0 / 1000 * thousandths + $0 % 1000 * thousandths / 1000) }
+        case let .times(millionths): own.map { max(1, $0 / 1_000_000 * millionths + $0 % 1_000_000 * millionths / 1_000_000) }
         }
     }
 
-    /// `(setup's)`, the byte count, or `0.25x`: the text a sweep's fingerprint hashes.
+    /// `(setup's)`, the byte count, or `0.25x`: the text a sweep's fingerprint hashes, and a
+    /// multiple as `--memory-limit` takes it.
     public var description: String {
         switch self {
         case .setups: "(setup's)"
         case let .bytes(bytes): String(bytes)
-        case let .times(thousandths): FixedPoint.decimal(Double(thousandths) / 1000, decimals: 3).trimmingZeroDecimals() + "x"
+        case let .times(millionths): FixedPoint.format(scaled: UInt64(millionths), decimals: 6).trimmingZeroDecimals() + "x"
         }
     }
 }

@@ -11,7 +11,7 @@ import Testing
     @Test func readsEveryCommittedResultsFile() throws {
         for profile in ["low-end", "mid", "high-end", "tablet"] {
             let file = try ResultsFile.read(path: SharedFiles.packageRoot.appendingPathComponent("results/\(profile).csv").path)
-            #expect(file.rows.count == 576)
+            #expect(file.rows.count == 864)
             #expect(file.rows.allSatisfy { $0.identity[0] == profile && $0.values.count == ResultMetric.all.count })
         }
         let first = try ResultsFixtures.lowEnd().rows[0]

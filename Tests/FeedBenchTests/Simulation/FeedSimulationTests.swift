@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func theSameArgumentsGiveTheSameRowWhateverTheJobs() throws {
-        let runs = try StandardMatrix.configurations(profile: .lowEnd, memoryLimits: [.times(thousandths: 250), .setups],
+        let runs = try StandardMatrix.configurations(profile: .lowEnd, memoryLimits: [.times(millionths: 250_000), .setups],
                                                      windows: [.items(PrefetchWindow(ahead: 0)), .items(PrefetchWindow(ahead: 20))],
                                                      seeds: [1], duration: Self.duration)
         let one = try RunBatch.run(runs, jobs: 1).map(\.csvRow)

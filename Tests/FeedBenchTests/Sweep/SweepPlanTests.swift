@@ -28,11 +28,11 @@ import Testing
     }
 
     @Test func theStandardMatrixIsThePlanOfOneProfile() throws {
-        let plan = try SweepPlan(grid(["profiles": ["low-end"], "memory_limits": ["0.125x", "0.25x", "0.5x", "1x"], "seeds": ["1", "2", "3"]]))
+        let plan = try SweepPlan(grid(["profiles": ["low-end"], "memory_limits": ["0.03125x", "0.0625x", "0.125x", "0.25x", "0.5x", "1x"], "seeds": ["1", "2", "3"]]))
         let standard = try StandardMatrix.configurations(profile: .lowEnd)
         #expect(plan.configurations.map(\.emptyResult.identity) == standard.map(\.emptyResult.identity))
-        #expect(plan.count == 4 * 4 * 6 * 2 * 3)
-        #expect(Set(standard.map(\.pipeline.memoryLimits.maxBytes)) == [58_982_400, 117_964_800, 235_929_600, 471_859_200])
+        #expect(plan.count == 4 * 6 * 6 * 2 * 3)
+        #expect(Set(standard.map(\.pipeline.memoryLimits.maxBytes)) == [14_745_600, 29_491_200, 58_982_400, 117_964_800, 235_929_600, 471_859_200])
     }
 
     @Test func defaultsCoverEveryBuiltInProfile() throws {
