@@ -12,6 +12,8 @@ import Testing
         #expect(result.stdout.contains("\nchecked 1 profile in "))
     }
 
+    /// (That a `--tolerance` lets such a change through is `bench compare`'s, tested there: a
+    /// second check would simulate the whole matrix again.)
     @Test func aDoctoredCopyFailsNamingTheRowAndMetric() throws {
         let folder = try BenchProcess.scratch()
         let text = try String(contentsOf: BenchProcess.results.appendingPathComponent("low-end.csv"), encoding: .utf8)
@@ -37,9 +39,6 @@ import Testing
         let scratch = kept.map { String($0.split(separator: " ").last!.dropLast()) }
         #expect(scratch.map { FileManager.default.fileExists(atPath: $0 + "/low-end.csv") } == true)
         if let scratch { try FileManager.default.removeItem(atPath: scratch) }
-        // A tolerance for that metric lets it through.
-        let tolerant = try BenchProcess.run(["check", "low-end", "--results", folder.path, "--tolerance", "evictions=1"])
-        #expect(tolerant.status == 0 && tolerant.stdout.hasPrefix("low-end: 864 rows match \(folder.path)/low-end.csv within tolerance ("))
     }
 
     @Test(arguments: [

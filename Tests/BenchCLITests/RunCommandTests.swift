@@ -29,7 +29,7 @@ import Testing
         var files: [Data] = []
         for (name, jobs) in [("a.csv", "1"), ("b.csv", "2"), ("c.csv", "2")] {
             let out = folder.appendingPathComponent(name).path
-            let result = try BenchProcess.run(["run", "--profile", "mid", "--seed", "1,2", "--jobs", jobs, "--out", out] + Self.quick)
+            let result = try BenchProcess.run(["run", "--profile", "mid", "--memory-limit", "0.25x,1x", "--seed", "1,2", "--jobs", jobs, "--out", out] + Self.quick)
             #expect(result.status == 0, "\(result.stderr)")
             files.append(try Data(contentsOf: URL(fileURLWithPath: out)))
         }
