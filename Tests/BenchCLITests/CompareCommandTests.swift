@@ -1,10 +1,11 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// `bench compare` end to end on results files written by `bench run`: exit status 0 within
 /// tolerance, 1 on a regression (the row named), 2 on unusable input (one stderr line with
 /// file:line), and the three output forms.
-@Suite struct CompareCommandTests {
+@Suite(.scratchFolder) struct CompareCommandTests {
     /// A fresh small results file (8 rows: 4 policies × windows 0 and 20, browser, 15 s), its
     /// text, and a scratch folder for edited copies.
     func generate() throws -> (path: String, text: String, folder: URL) {

@@ -1,11 +1,12 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// Every file `bench` reads × every class of bad input, through the command a user runs: a
 /// refused file gets exactly one line `bench: file:line: [field: ]expected …`, exit status 2,
 /// nothing on stdout and no output file (the folder holds the input and nothing else); a
 /// harmless variant is accepted. README's "Input validation" table is this table.
-@Suite struct InputValidationTests {
+@Suite(.scratchFolder) struct InputValidationTests {
     /// The files, and the command each is read by.
     enum FileType: String, CaseIterable, Sendable {
         case keyTrace = "key trace"

@@ -1,9 +1,10 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// `bench run` end to end: the results file, the ranked summary, determinism across --jobs,
 /// and one-line refusals that leave no partial CSV.
-@Suite struct RunCommandTests {
+@Suite(.scratchFolder) struct RunCommandTests {
     static let quick = ["--window", "0,20", "--trace", "browser", "--duration", "15s"]
 
     @Test func writesTheResultsAndRanksTheConfigurations() throws {

@@ -1,10 +1,11 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// What only a terminal sees: `bench sweep`'s progress bar on stderr and the coloured tables on
 /// stdout (never with NO_COLOR set) — drawn on a real pseudo-terminal, absent through pipes
 /// (what CI sees), and the same results either way.
-@Suite struct TerminalOutputTests {
+@Suite(.scratchFolder) struct TerminalOutputTests {
     /// This process's environment without NO_COLOR, plus `extra`.
     func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment

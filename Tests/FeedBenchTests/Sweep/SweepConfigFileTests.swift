@@ -1,10 +1,11 @@
 @testable import FeedBench
 import Foundation
+import TestScratch
 import Testing
 
 /// Sweep configs: JSON and YAML give the same grid; every malformed config is refused in one
 /// line naming the file, the line and the key.
-@Suite struct SweepConfigFileTests {
+@Suite(.scratchFolder) struct SweepConfigFileTests {
     let json = """
     {"profiles": ["low-end", "mid"], "policies": ["lru", "lfu"], "windows": [0, 10, 20],
      "behaviors": ["browser", "skimmer"], "seeds": [1, 2, 3], "duration": "30s", "launches": 2}
