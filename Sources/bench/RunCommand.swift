@@ -33,7 +33,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated library presets (default, aggressive, conservative, nuke, kingfisher, sdwebimage), instead of --policy.", valueName: "list"))
     var preset: String?
 
-    @Option(help: ArgumentHelp("Comma-separated prefetch windows: N ahead, N+M ahead and behind, Xscreens, device, velocity, adaptive[:N] (default: 0,5,10,20,30,50).", valueName: "list"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated prefetch windows: N ahead, N+M ahead and behind, Xscreens, device, velocity, adaptive[:N] (default: 0,5,10,20,30,50).", valueName: "list"))
     var window: String?
 
     @Option(help: ArgumentHelp("How a launch fills the feed: cacheFirst, networkFirst, cacheAndNetwork, networkOnly, cacheOnly, cacheWithTimeout:2s, preload.", valueName: "strategy"))
@@ -51,10 +51,10 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Network preset (wifi, dsl, lte, 3g, edge, very-bad); default: the profile's.", valueName: "name"))
     var network: String?
 
-    @Option(help: ArgumentHelp("Memory-cache cost limit (e.g. 200MB); default: the profile's.", valueName: "size"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Memory-cache cost limit with a unit (e.g. 200MB, 150MiB); default: the profile's.", valueName: "size"))
     var memoryLimit: String?
 
-    @Option(help: "Seed of the run's random generators.")
+    @Option(parsing: .unconditional, help: "Seed of the run's random generators.")
     var seed: UInt64 = 1
 
     @OptionGroup var session: SessionOptions
@@ -95,14 +95,24 @@ struct RunCommand: ParsableCommand {
         let plan = try SweepPlan(grid)
         let device = plan.profiles[0]
 
+        let jobs = try self.jobs.checked()
+        let destination = out ?? "results/\(device.name).csv"
+        try OutputPath.check([.file(destination, option: "--out")] + [
+            perLaunch.map { .file($0, option: "--per-launch") }, timeline.map { .file($0, option: "--timeline") },
+            store.map { .folder($0, option: "--store") },
+        ].compactMap { $0 })
+
         let runs = plan.configurations.map { run in
             var run = run
             run.recordsTimeline = timeline != nil
             return run
         }
         if let store { try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true) }
-        let results = try RunBatch.run(runs, jobs: try jobs.checked(), storeDirectory: store)
-        let destination = out ?? "results/\(device.name).csv"
+        let results = try RunBatch.run(runs, jobs: jobs, storeDirectory: store)
+        let displays = results.reduce(0) { $0 + $1.displays }
+        guard displays > 0 else {
+            throw InputError(source: "run", "expected sessions that show images, found 0 displays in \(results.count) run\(results.count == 1 ? "" : "s"); give a longer --duration or check --trace, --strategy and --offline")
+        }
         CommandOutput.createFolder(of: destination)
         try AtomicFile.write(RunResult.csv(results), to: destination)
         if let perLaunch { try AtomicFile.write(LaunchFigures.csv(results), to: perLaunch) }
@@ -111,7 +121,6 @@ struct RunCommand: ParsableCommand {
         let style = TerminalStyle.forDescriptor(1, environment: ProcessInfo.processInfo.environment)
         FileDescriptorOutput.write(MatrixSummary(profile: device, results: results).table(style: style), to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        let displays = results.reduce(0) { $0 + $1.displays }
         FileDescriptorOutput.write("wrote \(destination): \(results.count) runs, \(displays) displays in \(String(format: "%.2f", seconds)) s\n", to: 2)
     }
 }

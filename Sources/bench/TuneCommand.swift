@@ -53,10 +53,10 @@ struct TuneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated presets to consider as well.", valueName: "list"))
     var preset: [String] = []
 
-    @Option(help: ArgumentHelp("Comma-separated memory-cache limits to consider (e.g. 50MB,100MB).", valueName: "list"))
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Comma-separated memory-cache limits with a unit to consider (e.g. 50MB,100MB).", valueName: "list"))
     var memoryLimit: [String] = []
 
-    @Option(help: ArgumentHelp("Comma-separated prefetch windows to consider.", valueName: "list"))
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Comma-separated prefetch windows to consider.", valueName: "list"))
     var window: [String] = []
 
     @Option(help: ArgumentHelp("Comma-separated launch strategies to consider.", valueName: "list"))
@@ -71,13 +71,13 @@ struct TuneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Network preset; default: the profile's.", valueName: "name"))
     var network: String?
 
-    @Option(help: "Seeds each finalist is scored on (seeds 1…N; at least 2; default 5).")
+    @Option(parsing: .unconditional, help: "Seeds each finalist is scored on (seeds 1…N; at least 2; default 5).")
     var seeds: Int?
 
     @Option(help: ArgumentHelp("What to minimise: \(TuneFigure.objectives.map(\.name).joined(separator: ", ")).", valueName: "figure"))
     var objective: String = "stalls"
 
-    @Option(help: ArgumentHelp("Peak tracked memory allowed on every seed (default: the profile's memory-warning threshold).", valueName: "size"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Peak tracked memory allowed on every seed, with a unit (e.g. 800MB; default: the profile's memory-warning threshold).", valueName: "size"))
     var memoryBudget: String?
 
     @Option(help: ArgumentHelp("FIGURE<=VALUE or FIGURE<VALUE on every seed, repeatable; figures: \(TuneFigure.all.map(\.name).joined(separator: ", ")).", valueName: "bound"))
@@ -97,13 +97,16 @@ struct TuneCommand: ParsableCommand {
         let started = DispatchTime.now()
         let objective = try TuneFigure.named(self.objective, among: TuneFigure.objectives, source: "--objective")
         let report = try results.isEmpty ? simulate(objective: objective) : readResults(objective: objective)
-        let destination = out ?? "results/\(report.profile.name)-tune.csv"
+        let destination = self.destination(for: report.profile)
         CommandOutput.createFolder(of: destination)
         try AtomicFile.write(report.csv, to: destination)
         FileDescriptorOutput.write(report.table, to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         FileDescriptorOutput.write("wrote \(destination): \(report.front.count) configurations on the front; \(report.origin) in \(FixedPoint.decimal(seconds, decimals: 2)) s\n", to: 2)
     }
+
+    /// Where the front goes.
+    func destination(for profile: DeviceProfile) -> String { out ?? "results/\(profile.name)-tune.csv" }
 
     /// Searches the space the options describe, simulating its runs.
     func simulate(objective: TuneFigure) throws -> TuneReport {
@@ -126,7 +129,7 @@ struct TuneCommand: ParsableCommand {
         grid.memoryLimits = SweepGrid.values(memoryLimit, option: "--memory-limit")
         if grid.memoryLimits.isEmpty {
             grid.memoryLimits = [1, 2, 4, 6].map { quarters in
-                SweepGrid.Value(String(device.memoryCacheBytes / 4 * Int64(quarters)), source: "--memory-limit")
+                SweepGrid.Value("\(device.memoryCacheBytes / 4 * Int64(quarters))B", source: "--memory-limit")
             }
         }
         grid.windows = SweepGrid.values(window, option: "--window")
@@ -137,7 +140,9 @@ struct TuneCommand: ParsableCommand {
         try session.apply(to: &grid.session)
 
         let tuning = TuneSearch(space: try TuneSpace(plan: SweepPlan(grid)), criteria: try criteria(objective: objective, device: device))
-        return TuneReport(profile: device, search: tuning, outcome: try tuning.run(method: method, jobs: try jobs.checked()))
+        let jobs = try self.jobs.checked()
+        try OutputPath.check([.file(destination(for: device), option: "--out")])
+        return TuneReport(profile: device, search: tuning, outcome: try tuning.run(method: method, jobs: jobs))
     }
 
     /// Scores the configurations the `--results` files hold.
@@ -162,6 +167,7 @@ struct TuneCommand: ParsableCommand {
                 throw InputError(source: "--profile", "expected the JSON file of the results' profile \(InputError.quote(found.profile)), which is not built in (its memory-warning threshold is the default budget)")
             }
         }
+        try OutputPath.check([.file(destination(for: tuned), option: "--out")])
         if found.seeds.count < 5 {
             FileDescriptorOutput.write("note: \(found.seeds.count) seed\(found.seeds.count == 1 ? "" : "s") per configuration; a spread over seeds wants 5 or more (bench sweep --seed 1,2,3,4,5)\n", to: 2)
         }
@@ -172,7 +178,7 @@ struct TuneCommand: ParsableCommand {
 
     /// The objective and every bound: the memory budget, no kill, and each --constraint.
     func criteria(objective: TuneFigure, device: DeviceProfile) throws -> TuneCriteria {
-        let budget = try memoryBudget.map { try Quantities.byteCount($0, source: "--memory-budget") } ?? device.memoryWarningBytes
+        let budget = try memoryBudget.map { try Quantities.byteSize($0, source: "--memory-budget") } ?? device.memoryWarningBytes
         var constraints = [
             TuneConstraint(figure: .peakMemory, atMost: budget),
             TuneConstraint(figure: .kills, atMost: 0),

@@ -69,6 +69,22 @@ public struct SweepGrid: Sendable, Equatable {
         public var bufferLimit = 0
 
         public init() {}
+
+        /// Refuses settings no run can honour, once they are all known (the launches may come
+        /// from a config file, `--offline` from the command line): an offline launch beyond
+        /// the launches of a run, and launches so far apart that the run's clock (nanoseconds
+        /// in 64 bits) would overflow.
+        public func check() throws {
+            if let launch = offline.launches.max(), launch > launches {
+                throw InputError(source: "--offline", "expected launch:N with N at most the \(launches) launch\(launches == 1 ? "" : "es") of a run (--launches), found \"launch:\(launch)\"")
+            }
+            if Double(launches) * (Double(gap) + Double(ScrollTrace.maximumDuration)) > Self.longestSpan {
+                throw InputError(source: "--gap", "expected \(launches) launches of up to 24h, --gap apart, to span at most 100 years, found a gap of \(gap / 3_600_000_000_000)h")
+            }
+        }
+
+        /// The longest a run may span, launches and gaps included: 100 years of nanoseconds.
+        static let longestSpan = 100 * 365.25 * 24 * 3600e9
     }
 
     public init() {}

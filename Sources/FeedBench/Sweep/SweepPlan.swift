@@ -34,6 +34,7 @@ public struct SweepPlan: Sendable {
 
     /// Checks every value of `grid`.
     public init(_ grid: SweepGrid) throws {
+        try grid.session.check()
         func resolve<T>(_ values: [SweepGrid.Value], default defaults: [T], key: (T) -> String,
                         _ parse: (SweepGrid.Value) throws -> T) throws -> [T] {
             guard !values.isEmpty else { return defaults }
@@ -65,10 +66,10 @@ public struct SweepPlan: Sendable {
             caches = try StandardMatrix.policies.map { .policy(try PolicySpec.parse($0, source: "--policy")) }
         }
         let memoryLimits: [Int64?] = try resolve(grid.memoryLimits, default: [nil], key: { String($0 ?? 0) }) { value in
-            try value.parse { try Quantities.byteCount($0, source: $1) }
+            try value.parse { try Quantities.byteSize($0, source: $1) }
         }
         let diskLimits: [Int64?] = try resolve(grid.diskLimits, default: [nil], key: { String($0 ?? 0) }) { value in
-            try value.parse { try Quantities.byteCount($0, source: $1) }
+            try value.parse { try Quantities.byteSize($0, source: $1) }
         }
         let windows = try resolve(grid.windows, default: StandardMatrix.windows.map { .items(PrefetchWindow(ahead: $0)) },
                                   key: \.description) { value in

@@ -63,4 +63,20 @@ import Testing
         #expect(run.pipeline.memoryLimits.maxBytes == 64_000_000)
         #expect(run.pipeline.memoryLimits.maxCount == 100)
     }
+
+    /// `--offline launch:N` needs an N-th launch, wherever the launches were set (a config file
+    /// or `--launches`).
+    @Test func anOfflineLaunchBeyondTheLaunchesIsRefused() throws {
+        var one = grid(["profiles": ["low-end"], "policies": ["lru"], "windows": ["0"], "behaviors": ["browser"]])
+        try one.session.offline.add("launch:5", source: "--offline")
+        #expect(throws: InputError(source: "--offline", "expected launch:N with N at most the 1 launch of a run (--launches), found \"launch:5\"")) {
+            try SweepPlan(one)
+        }
+        one.session.launches = 4
+        #expect(throws: InputError(source: "--offline", "expected launch:N with N at most the 4 launches of a run (--launches), found \"launch:5\"")) {
+            try SweepPlan(one)
+        }
+        one.session.launches = 5
+        #expect(try SweepPlan(one).count == 1)
+    }
 }
