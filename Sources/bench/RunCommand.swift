@@ -14,6 +14,11 @@ struct RunCommand: ParsableCommand {
         stay within the profile's memory limit. Every other option narrows or replaces one axis \
         of that matrix.
 
+        Only the standard matrix as it stands writes results/<profile>.csv, the committed \
+        baseline. Any other option that changes the runs (all but --out, --per-launch, \
+        --timeline and --jobs) writes, without --out, a file named after the options given: \
+        results/low-end+network-3g.csv (cut, with a hash of them all, past 80 characters).
+
         The same arguments always write the same bytes, whatever --jobs is.
 
         Examples:
@@ -59,7 +64,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var session: SessionOptions
 
-    @Option(help: ArgumentHelp("Where to write the results CSV (default: results/<profile>.csv).", valueName: "file"))
+    @Option(help: ArgumentHelp("Where to write the results CSV (default: results/<profile>.csv for the standard matrix, else a name built from the options given, e.g. results/low-end+network-3g.csv).", valueName: "file"))
     var out: String?
 
     @OptionGroup var jobs: JobsOption
@@ -79,16 +84,7 @@ struct RunCommand: ParsableCommand {
         grid.presets = SweepGrid.values(preset.map { [$0] } ?? [], option: "--preset")
         grid.memoryLimits = memoryLimit.map { [SweepGrid.Value($0, source: "--memory-limit")] } ?? []
         grid.windows = SweepGrid.values(window.map { [$0] } ?? [], option: "--window")
-        // --trace takes behaviours and recorded files alike.
-        for value in SweepGrid.values(trace.map { [$0] } ?? [], option: "--trace") {
-            if ScrollBehavior(rawValue: value.text) != nil {
-                grid.behaviors.append(value)
-            } else if value.text.hasSuffix(".csv") {
-                grid.traces.append(value)
-            } else {
-                throw value.error("unknown behaviour \(InputError.quote(value.text)); expected one of \(ScrollBehavior.allCases.map(\.rawValue).joined(separator: ", ")) or a .csv file")
-            }
-        }
+        try grid.addTraces(SweepGrid.values(trace.map { [$0] } ?? [], option: "--trace"))
         grid.strategies = [SweepGrid.Value(strategy, source: "--strategy")]
         grid.seeds = [SweepGrid.Value(String(seed), source: "--seed")]
         try session.apply(to: &grid.session)
@@ -96,7 +92,7 @@ struct RunCommand: ParsableCommand {
         let device = plan.profiles[0]
 
         let jobs = try self.jobs.checked()
-        let destination = out ?? "results/\(device.name).csv"
+        let destination = out ?? ResultsFileName.path(profile: device.name, changes: changes)
         try OutputPath.check([.file(destination, option: "--out")] + [
             perLaunch.map { .file($0, option: "--per-launch") }, timeline.map { .file($0, option: "--timeline") },
             store.map { .folder($0, option: "--store") },
@@ -122,5 +118,21 @@ struct RunCommand: ParsableCommand {
         FileDescriptorOutput.write(MatrixSummary(profile: device, results: results).table(style: style), to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         FileDescriptorOutput.write("wrote \(destination): \(results.count) runs, \(displays) displays in \(String(format: "%.2f", seconds)) s\n", to: 2)
+    }
+
+    /// The options given that change the runs from the profile's standard matrix, without
+    /// their dashes, with their values (a recorded trace and a store by their names, not paths).
+    var changes: [(option: String, value: String)] {
+        func name(_ path: String) -> String { URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent }
+        let traces = trace.map { list in
+            list.split(separator: ",", omittingEmptySubsequences: false).map { item in
+                ScrollBehavior(rawValue: String(item)) == nil ? name(String(item)) : String(item)
+            }.joined(separator: ",")
+        }
+        let options: [(String, String?)] = [
+            ("--policy", policy), ("--preset", preset), ("--window", window), ("--strategy", strategy == "cacheFirst" ? nil : strategy),
+            ("--trace", traces), ("--network", network), ("--memory-limit", memoryLimit), ("--seed", seed == 1 ? nil : String(seed)),
+        ] + session.changes.map { ($0.option, $0.value) } + [("--store", store.map(name))]
+        return options.compactMap { option, value in value.map { (String(option.dropFirst(2)), $0) } }
     }
 }

@@ -23,11 +23,17 @@ struct SessionOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Seed 000's prefetch buffer: images preloaded between the feed store/API and the display list (the seed uses 30; 0 is off).", valueName: "count"))
     var buffer: Int = 0
 
-    /// The options given, by name (those left at their defaults are not).
-    var given: [String] {
-        [("--launches", launches != nil), ("--gap", gap != nil), ("--duration", duration != nil), ("--offline", !offline.isEmpty),
-         ("--release-viewed", releaseViewed), ("--buffer", buffer != 0)].filter(\.1).map(\.0)
+    /// The options given and their values as written (those left at their defaults are not);
+    /// a flag's value is empty.
+    var changes: [(option: String, value: String)] {
+        [("--launches", launches.map(String.init)), ("--gap", gap), ("--duration", duration),
+         ("--offline", offline.isEmpty ? nil : offline.joined(separator: ",")),
+         ("--release-viewed", releaseViewed ? "" : nil), ("--buffer", buffer == 0 ? nil : String(buffer))]
+            .compactMap { option, value in value.map { (option, $0) } }
     }
+
+    /// The options given, by name.
+    var given: [String] { changes.map(\.option) }
 
     /// Applies the options given over `session` (a config file's settings, or the defaults).
     func apply(to session: inout SweepGrid.Session) throws {

@@ -61,7 +61,7 @@ struct SweepCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Scroll behaviours (reader, browser, skimmer, revisitor).", valueName: "list"))
     var behavior: [String] = []
 
-    @Option(help: ArgumentHelp("Recorded t_ms,offset_pt CSV traces.", valueName: "list"))
+    @Option(help: ArgumentHelp("Behaviours or recorded t_ms,offset_pt CSV traces, as bench run takes them.", valueName: "list"))
     var trace: [String] = []
 
     @Option(help: ArgumentHelp("Launch strategies (cacheFirst, networkFirst, …).", valueName: "list"))
@@ -95,7 +95,7 @@ struct SweepCommand: ParsableCommand {
         flags.diskLimits = SweepGrid.values(diskLimit, option: "--disk-limit")
         flags.windows = SweepGrid.values(window, option: "--window")
         flags.behaviors = SweepGrid.values(behavior, option: "--behavior")
-        flags.traces = SweepGrid.values(trace, option: "--trace")
+        try flags.addTraces(SweepGrid.values(trace, option: "--trace"))
         flags.strategies = SweepGrid.values(strategy, option: "--strategy")
         flags.seeds = SweepGrid.values(seed, option: "--seed")
         grid.override(with: flags)

@@ -65,7 +65,7 @@ struct TuneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated behaviours to score on.", valueName: "list"))
     var behavior: [String] = []
 
-    @Option(help: ArgumentHelp("Comma-separated recorded traces to score on.", valueName: "list"))
+    @Option(help: ArgumentHelp("Comma-separated behaviours or recorded traces to score on, as bench run takes them.", valueName: "list"))
     var trace: [String] = []
 
     @Option(help: ArgumentHelp("Network preset; default: the profile's.", valueName: "name"))
@@ -135,7 +135,7 @@ struct TuneCommand: ParsableCommand {
         grid.windows = SweepGrid.values(window, option: "--window")
         grid.strategies = SweepGrid.values(strategy, option: "--strategy")
         grid.behaviors = SweepGrid.values(behavior, option: "--behavior")
-        grid.traces = SweepGrid.values(trace, option: "--trace")
+        try grid.addTraces(SweepGrid.values(trace, option: "--trace"))
         grid.seeds = (1...seeds).map { SweepGrid.Value(String($0), source: "--seeds") }
         try session.apply(to: &grid.session)
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The axes of an experiment as the user wrote them — in a sweep config file or on the command
 /// line — before they are checked: every list is one axis of a cartesian product, and an empty
 /// list takes the default. `plan()` checks every value and returns the runs.
@@ -111,6 +113,21 @@ public struct SweepGrid: Sendable, Equatable {
         take(&traces, other.traces)
         take(&strategies, other.strategies)
         take(&seeds, other.seeds)
+    }
+
+    /// Adds `--trace` values as `bench run`, `sweep` and `tune` all take them: a behaviour's
+    /// name to `behaviors`, a recorded trace (a `.csv` name, or any file that exists) to
+    /// `traces`; anything else is refused.
+    public mutating func addTraces(_ values: [Value]) throws {
+        for value in values {
+            if ScrollBehavior(rawValue: value.text) != nil {
+                behaviors.append(value)
+            } else if value.text.hasSuffix(".csv") || FileManager.default.fileExists(atPath: value.text) {
+                traces.append(value)
+            } else {
+                throw value.error("unknown behaviour \(InputError.quote(value.text)); expected one of \(ScrollBehavior.allCases.map(\.rawValue).joined(separator: ", ")) or a .csv file")
+            }
+        }
     }
 
     /// Splits command-line values on commas (`--policy lru,lfu --policy fifo` is three values),

@@ -79,4 +79,15 @@ import Testing
         one.session.launches = 5
         #expect(try SweepPlan(one).count == 1)
     }
+
+    /// `--trace` takes behaviours and recorded files alike, in run, sweep and tune.
+    @Test func tracesAreSortedIntoBehavioursAndRecordings() throws {
+        var grid = SweepGrid()
+        try grid.addTraces(SweepGrid.values(["skimmer,mine.csv", "reader"], option: "--trace"))
+        #expect(grid.behaviors.map(\.text) == ["skimmer", "reader"] && grid.traces.map(\.text) == ["mine.csv"])
+        #expect(grid.behaviors.allSatisfy { $0.source == "--trace" })
+        #expect(throws: InputError(source: "--trace", "unknown behaviour \"walker\"; expected one of reader, browser, skimmer, revisitor or a .csv file")) {
+            try grid.addTraces(SweepGrid.values(["walker"], option: "--trace"))
+        }
+    }
 }
