@@ -20,9 +20,11 @@ struct TuneCommand: ParsableCommand {
         last kept) on three, the best third of those on all seeds (η = 3) — which simulates \
         about a third as many runs. --search exhaustive or halving forces one.
 
-        Prints the Pareto front of the fully evaluated feasible candidates (stalls, peak \
-        memory, requests and the objective: none beaten on all at once) and the recommendation \
-        with its mean, min and max over the seeds; writes the front as CSV.
+        Prints the Pareto front of the fully evaluated feasible candidates (memory limit, \
+        stalls, p95 stall, peak memory, requests and the objective: none beaten on all at once) \
+        and the recommendation with its mean, min and max over the seeds, with a note when it \
+        is the smallest or largest memory limit or the largest window tried; writes the front \
+        as CSV. On a terminal, a progress bar on stderr shows the runs done.
 
         Defaults: policies lru, lfu, fifo, ttl:max-age=300; memory limits ¼, ½, 1 and 1½ × the \
         profile's memory cache; windows 0, 5, 10, 20, 30, 50; 5 seeds.
@@ -142,7 +144,10 @@ struct TuneCommand: ParsableCommand {
         let tuning = TuneSearch(space: try TuneSpace(plan: SweepPlan(grid)), criteria: try criteria(objective: objective, device: device))
         let jobs = try self.jobs.checked()
         try OutputPath.check([.file(destination(for: device), option: "--out")])
-        return TuneReport(profile: device, search: tuning, outcome: try tuning.run(method: method, jobs: jobs))
+        var bar = ProgressBar(label: "tune")
+        let outcome = try tuning.run(method: method, jobs: jobs) { bar.update($0, of: $1) }
+        bar.finish()
+        return TuneReport(profile: device, search: tuning, outcome: outcome)
     }
 
     /// Scores the configurations the `--results` files hold.
