@@ -33,7 +33,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "FeedBenchTests", dependencies: ["FeedBench"]),
-        .testTarget(name: "BenchCLITests", dependencies: ["bench"]),
+        // The tests' scratch folders, removed when each test ends.
+        .target(name: "TestScratch", path: "Tests/Scratch"),
+        .testTarget(name: "FeedBenchTests", dependencies: ["FeedBench", "TestScratch"]),
+        .testTarget(name: "BenchCLITests", dependencies: ["bench", "TestScratch"]),
     ]
 )

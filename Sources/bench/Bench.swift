@@ -11,6 +11,7 @@ struct Bench: ParsableCommand {
         Every refused input is reported in one line naming the file, line and field, with exit \
         status 2. Outputs are written to a temporary file and renamed, never left half-written.
         """,
+        version: "bench \(FeedBench.version)",
         subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, TuneCommand.self, CompareCommand.self,
                       ReportCommand.self, CheckCommand.self, CacheSimCommand.self, TraceCommand.self, ProfilesCommand.self],
         defaultSubcommand: RunCommand.self

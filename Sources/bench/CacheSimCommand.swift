@@ -31,13 +31,13 @@ struct CacheSimCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated policies, each optionally with :key=value parameters.", valueName: "list"))
     var policy: String = "lru"
 
-    @Option(help: ArgumentHelp("Comma-separated capacities: objects, or bytes with --bytes (units like 20MB, 64MiB accepted).", valueName: "list"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated capacities: objects, or bytes with --bytes (units like 20MB, 64MiB accepted).", valueName: "list"))
     var capacity: String
 
     @Flag(help: "Capacities are in bytes and requests have their own sizes (default: objects, every request size 1).")
     var bytes = false
 
-    @Option(help: ArgumentHelp("Lifetime for the ttl policy, in the trace's time unit (seconds for libCacheSim traces).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Lifetime for the ttl policy, in the trace's time unit (seconds for libCacheSim traces).", valueName: "seconds"))
     var ttl: Int64?
 
     @Option(help: ArgumentHelp("Write the CSV here (atomically) instead of to standard output.", valueName: "file"))
@@ -47,6 +47,7 @@ struct CacheSimCommand: ParsableCommand {
         let policies = try PolicySpec.parseList(policy, source: "--policy")
         let capacities = try Quantities.byteCounts(capacity, source: "--capacity")
         if let ttl, ttl < 0 { throw InputError(source: "--ttl", "expected a non-negative lifetime, found \(ttl)") }
+        if let out { try OutputPath.check([.file(out, option: "--out")]) }
         let simulation = CacheSimulation(policies: policies, capacities: capacities,
                                          unit: bytes ? .bytes : .objects, defaultMaxAge: ttl)
         let results = try simulation.run(tracePath: trace)

@@ -33,7 +33,7 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("tolerance"), help: ArgumentHelp("METRIC=ABS or METRIC=PCT% (repeatable): allow METRIC to move this much (default: exact).", valueName: "metric=value"))
     var tolerances: [String] = []
 
-    @Option(help: "Runs simulated in parallel (default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Runs simulated in parallel (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func run() throws {

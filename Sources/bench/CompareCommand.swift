@@ -13,7 +13,8 @@ struct CompareCommand: ParsableCommand {
         present on one side only, and a summary. Exit status: 0 when nothing is worse beyond \
         tolerance (rows on one side only are reported, not failed), 1 on a regression (the rows \
         are named), 2 on unusable input (missing file, another schema, a repeated identity, a \
-        malformed cell: file:line: column).
+        malformed cell: file:line: column) and when no row of one side has the identity of a \
+        row of the other: a comparison of nothing is no pass.
 
         Metrics and default tolerances (absolute in the column's unit, or % of the base value; \
         from a base of 0 any change exceeds a %):
@@ -81,11 +82,18 @@ struct CompareCommand: ParsableCommand {
                 throw InputError(source: "compare", "expected one results file with --by, found \(files.count)")
             }
             comparison = try .within(ResultsFile.read(path: files[0]), by: column, base: value, rules: rules)
+            guard !comparison.groups.allSatisfy(\.rows.isEmpty) else {
+                throw InputError(source: files[0], "expected rows with another \(column) equal to a \(column)=\(value) row in every other identity column, found none")
+            }
         case (nil, nil):
             guard files.count == 2 else {
                 throw InputError(source: "compare", "expected two results files, BASE and NEW, found \(files.count)")
             }
-            comparison = try .files(base: ResultsFile.read(path: files[0]), new: ResultsFile.read(path: files[1]), rules: rules)
+            let (base, new) = (try ResultsFile.read(path: files[0]), try ResultsFile.read(path: files[1]))
+            comparison = .files(base: base, new: new, rules: rules)
+            guard !comparison.groups.allSatisfy(\.rows.isEmpty) else {
+                throw InputError(source: files[0], "expected rows with an identity also in \(files[1]), found no identity in common (\(base.rows.count) row\(base.rows.count == 1 ? "" : "s") here, \(new.rows.count) there)")
+            }
         case (nil, _?):
             throw InputError(source: "--base", "expected --by COLUMN with it")
         case (_?, nil):

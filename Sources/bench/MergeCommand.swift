@@ -25,6 +25,7 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         guard !files.isEmpty else { throw InputError(source: "merge", "expected the sweep files to merge") }
+        try OutputPath.check([.file(out, option: "--out")])
         let runs = try SweepMerge.merge(files.map { try ResultsFile.read(path: $0) }, into: out)
         FileDescriptorOutput.write("wrote \(out): \(runs) runs from \(files.count) files\n", to: 2)
     }

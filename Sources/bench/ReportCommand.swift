@@ -32,6 +32,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         guard !files.isEmpty else { throw InputError(source: "report", "expected at least one results CSV") }
+        try OutputPath.check([.file(out, option: "--out")])
         let results = try files.map { try ResultsFile.read(path: $0) }
         let timeline = try self.timeline.map { try TimelineFile.read(path: $0, matching: results) }
         let page = try HTMLReport.render(results: results, timeline: timeline)

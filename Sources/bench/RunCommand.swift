@@ -16,6 +16,11 @@ struct RunCommand: ParsableCommand {
         bytes downloaded) is recommended. Every other option narrows or replaces one axis of \
         that matrix.
 
+        Only the standard matrix as it stands writes results/<profile>.csv, the committed \
+        baseline. Any other option that changes the runs (all but --out, --per-launch, \
+        --timeline and --jobs) writes, without --out, a file named after the options given: \
+        results/low-end+network-3g.csv (cut, with a hash of them all, past 80 characters).
+
         The same arguments always write the same bytes, whatever --jobs is.
 
         Examples:
@@ -35,7 +40,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated library presets (default, aggressive, conservative, nuke, kingfisher, sdwebimage), instead of --policy.", valueName: "list"))
     var preset: String?
 
-    @Option(help: ArgumentHelp("Comma-separated prefetch windows: N ahead, N+M ahead and behind, Xscreens, device, velocity, adaptive[:N] (default: 0,5,10,20,30,50).", valueName: "list"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated prefetch windows: N ahead, N+M ahead and behind, Xscreens, device, velocity, adaptive[:N] (default: 0,5,10,20,30,50).", valueName: "list"))
     var window: String?
 
     @Option(help: ArgumentHelp("How a launch fills the feed: cacheFirst, networkFirst, cacheAndNetwork, networkOnly, cacheOnly, cacheWithTimeout:2s, preload.", valueName: "strategy"))
@@ -53,15 +58,15 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Network preset (wifi, dsl, lte, 3g, edge, very-bad); default: the profile's.", valueName: "name"))
     var network: String?
 
-    @Option(help: ArgumentHelp("Comma-separated memory-cache cost limits: sizes (200MB) or multiples of the profile's (0.25x) (default: 0.03125x,0.0625x,0.125x,0.25x,0.5x,1x; a preset's own limit).", valueName: "list"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated memory-cache cost limits: sizes with a unit (200MB, 150MiB) or multiples of the profile's (0.25x) (default: 0.03125x,0.0625x,0.125x,0.25x,0.5x,1x; a preset's own limit).", valueName: "list"))
     var memoryLimit: String?
 
-    @Option(help: ArgumentHelp("Comma-separated seeds of the runs' random generators; the ranking is over their mean and shows their spread (default: 1,2,3).", valueName: "list"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated seeds of the runs' random generators; the ranking is over their mean and shows their spread (default: 1,2,3).", valueName: "list"))
     var seed: String?
 
     @OptionGroup var session: SessionOptions
 
-    @Option(help: ArgumentHelp("Where to write the results CSV (default: results/<profile>.csv).", valueName: "file"))
+    @Option(help: ArgumentHelp("Where to write the results CSV (default: results/<profile>.csv for the standard matrix, else a name built from the options given, e.g. results/low-end+network-3g.csv).", valueName: "file"))
     var out: String?
 
     @OptionGroup var jobs: JobsOption
@@ -81,16 +86,7 @@ struct RunCommand: ParsableCommand {
         grid.presets = SweepGrid.values(preset.map { [$0] } ?? [], option: "--preset")
         grid.memoryLimits = SweepGrid.values(memoryLimit.map { [$0] } ?? [], option: "--memory-limit")
         grid.windows = SweepGrid.values(window.map { [$0] } ?? [], option: "--window")
-        // --trace takes behaviours and recorded files alike.
-        for value in SweepGrid.values(trace.map { [$0] } ?? [], option: "--trace") {
-            if ScrollBehavior(rawValue: value.text) != nil {
-                grid.behaviors.append(value)
-            } else if value.text.hasSuffix(".csv") {
-                grid.traces.append(value)
-            } else {
-                throw value.error("unknown behaviour \(InputError.quote(value.text)); expected one of \(ScrollBehavior.allCases.map(\.rawValue).joined(separator: ", ")) or a .csv file")
-            }
-        }
+        try grid.addTraces(SweepGrid.values(trace.map { [$0] } ?? [], option: "--trace"))
         grid.strategies = [SweepGrid.Value(strategy, source: "--strategy")]
         grid.seeds = SweepGrid.values(seed.map { [$0] } ?? [], option: "--seed")
         // The standard matrix's own axes where a sweep's grid has other defaults.
@@ -102,14 +98,24 @@ struct RunCommand: ParsableCommand {
         let plan = try SweepPlan(grid)
         let device = plan.profiles[0]
 
+        let jobs = try self.jobs.checked()
+        let destination = out ?? ResultsFileName.path(profile: device.name, changes: changes)
+        try OutputPath.check([.file(destination, option: "--out")] + [
+            perLaunch.map { .file($0, option: "--per-launch") }, timeline.map { .file($0, option: "--timeline") },
+            store.map { .folder($0, option: "--store") },
+        ].compactMap { $0 })
+
         let runs = plan.configurations.map { run in
             var run = run
             run.recordsTimeline = timeline != nil
             return run
         }
         if let store { try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true) }
-        let results = try RunBatch.run(runs, jobs: try jobs.checked(), storeDirectory: store)
-        let destination = out ?? "results/\(device.name).csv"
+        let results = try RunBatch.run(runs, jobs: jobs, storeDirectory: store)
+        let displays = results.reduce(0) { $0 + $1.displays }
+        guard displays > 0 else {
+            throw InputError(source: "run", "expected sessions that show images, found 0 displays in \(results.count) run\(results.count == 1 ? "" : "s"); give a longer --duration or check --trace, --strategy and --offline")
+        }
         CommandOutput.createFolder(of: destination)
         try AtomicFile.write(RunResult.csv(results), to: destination)
         if let perLaunch { try AtomicFile.write(LaunchFigures.csv(results), to: perLaunch) }
@@ -118,7 +124,22 @@ struct RunCommand: ParsableCommand {
         let style = TerminalStyle.forDescriptor(1, environment: ProcessInfo.processInfo.environment)
         FileDescriptorOutput.write(MatrixSummary(profile: device, results: results).table(style: style), to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        let displays = results.reduce(0) { $0 + $1.displays }
         FileDescriptorOutput.write("wrote \(destination): \(results.count) runs, \(displays) displays in \(String(format: "%.2f", seconds)) s\n", to: 2)
+    }
+
+    /// The options given that change the runs from the profile's standard matrix, without
+    /// their dashes, with their values (a recorded trace and a store by their names, not paths).
+    var changes: [(option: String, value: String)] {
+        func name(_ path: String) -> String { URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent }
+        let traces = trace.map { list in
+            list.split(separator: ",", omittingEmptySubsequences: false).map { item in
+                ScrollBehavior(rawValue: String(item)) == nil ? name(String(item)) : String(item)
+            }.joined(separator: ",")
+        }
+        let options: [(String, String?)] = [
+            ("--policy", policy), ("--preset", preset), ("--window", window), ("--strategy", strategy == "cacheFirst" ? nil : strategy),
+            ("--trace", traces), ("--network", network), ("--memory-limit", memoryLimit), ("--seed", seed),
+        ] + session.changes.map { ($0.option, $0.value) } + [("--store", store.map(name))]
+        return options.compactMap { option, value in value.map { (String(option.dropFirst(2)), $0) } }
     }
 }

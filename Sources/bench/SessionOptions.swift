@@ -5,29 +5,35 @@ import Foundation
 /// The options every run of `bench run`, `bench sweep` and `bench tune` shares: how long each
 /// session is, how many launches, and how the app behaves.
 struct SessionOptions: ParsableArguments {
-    @Option(help: "App launches per run; the feed store and disk cache persist between them.")
+    @Option(parsing: .unconditional, help: "App launches per run; the feed store and disk cache persist between them.")
     var launches: Int?
 
-    @Option(help: ArgumentHelp("Simulated time between launches (e.g. 8h; default 8h).", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Simulated time between launches (e.g. 8h; default 8h).", valueName: "duration"))
     var gap: String?
 
-    @Option(help: ArgumentHelp("Length of each launch's scroll session for built-in behaviours (e.g. 2m, 30s; default 2m).", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Length of each launch's scroll session for built-in behaviours (e.g. 2m, 30s; up to 24h; default 2m).", valueName: "duration"))
     var duration: String?
 
-    @Option(help: ArgumentHelp("A time the network is down, from each launch's start (0s-30s), or a whole launch (launch:2). Repeatable.", valueName: "span"))
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("A time the network is down, from each launch's start (0s-30s), or a whole launch (launch:2, at most --launches). Repeatable.", valueName: "span"))
     var offline: [String] = []
 
     @Flag(help: "Remove an image from the memory cache once its cell has scrolled off (seed 000's release-after-view).")
     var releaseViewed = false
 
-    @Option(help: ArgumentHelp("Seed 000's prefetch buffer: images preloaded between the feed store/API and the display list (the seed uses 30; 0 is off).", valueName: "count"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seed 000's prefetch buffer: images preloaded between the feed store/API and the display list (the seed uses 30; 0 is off).", valueName: "count"))
     var buffer: Int = 0
 
-    /// The options given, by name (those left at their defaults are not).
-    var given: [String] {
-        [("--launches", launches != nil), ("--gap", gap != nil), ("--duration", duration != nil), ("--offline", !offline.isEmpty),
-         ("--release-viewed", releaseViewed), ("--buffer", buffer != 0)].filter(\.1).map(\.0)
+    /// The options given and their values as written (those left at their defaults are not);
+    /// a flag's value is empty.
+    var changes: [(option: String, value: String)] {
+        [("--launches", launches.map(String.init)), ("--gap", gap), ("--duration", duration),
+         ("--offline", offline.isEmpty ? nil : offline.joined(separator: ",")),
+         ("--release-viewed", releaseViewed ? "" : nil), ("--buffer", buffer == 0 ? nil : String(buffer))]
+            .compactMap { option, value in value.map { (option, $0) } }
     }
+
+    /// The options given, by name.
+    var given: [String] { changes.map(\.option) }
 
     /// Applies the options given over `session` (a config file's settings, or the defaults).
     func apply(to session: inout SweepGrid.Session) throws {
@@ -37,7 +43,7 @@ struct SessionOptions: ParsableArguments {
         }
         guard (0...1_000).contains(buffer) else { throw InputError(source: "--buffer", "expected 0...1000 images, found \(buffer)") }
         if let gap { session.gap = try Quantities.duration(gap, source: "--gap") }
-        if let duration { session.duration = try Quantities.duration(duration, source: "--duration") }
+        if let duration { session.duration = try Quantities.sessionDuration(duration, source: "--duration") }
         for span in offline { try session.offline.add(span, source: "--offline") }
         session.releaseViewed = releaseViewed
         session.bufferLimit = buffer
@@ -46,7 +52,7 @@ struct SessionOptions: ParsableArguments {
 
 /// `--jobs`: runs simulated in parallel.
 struct JobsOption: ParsableArguments {
-    @Option(help: "Runs simulated in parallel (default: the number of cores). The output is the same whatever it is.")
+    @Option(parsing: .unconditional, help: "Runs simulated in parallel (default: the number of cores). The output is the same whatever it is.")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func checked() throws -> Int {

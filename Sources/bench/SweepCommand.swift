@@ -49,25 +49,25 @@ struct SweepCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Library presets (default, aggressive, conservative, nuke, kingfisher, sdwebimage).", valueName: "list"))
     var preset: [String] = []
 
-    @Option(help: ArgumentHelp("Memory-cache cost limits (e.g. 100MB).", valueName: "list"))
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Memory-cache cost limits with a unit (e.g. 100MB).", valueName: "list"))
     var memoryLimit: [String] = []
 
-    @Option(help: ArgumentHelp("Disk-cache limits (e.g. 150MB).", valueName: "list"))
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Disk-cache limits with a unit (e.g. 150MB).", valueName: "list"))
     var diskLimit: [String] = []
 
-    @Option(help: ArgumentHelp("Prefetch windows (N, N+M, Xscreens, device, velocity, adaptive[:N]).", valueName: "list"))
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Prefetch windows (N, N+M, Xscreens, device, velocity, adaptive[:N]).", valueName: "list"))
     var window: [String] = []
 
     @Option(help: ArgumentHelp("Scroll behaviours (reader, browser, skimmer, revisitor).", valueName: "list"))
     var behavior: [String] = []
 
-    @Option(help: ArgumentHelp("Recorded t_ms,offset_pt CSV traces.", valueName: "list"))
+    @Option(help: ArgumentHelp("Behaviours or recorded t_ms,offset_pt CSV traces, as bench run takes them.", valueName: "list"))
     var trace: [String] = []
 
     @Option(help: ArgumentHelp("Launch strategies (cacheFirst, networkFirst, …).", valueName: "list"))
     var strategy: [String] = []
 
-    @Option(help: ArgumentHelp("Seeds.", valueName: "list"))
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Seeds.", valueName: "list"))
     var seed: [String] = []
 
     @OptionGroup var session: SessionOptions
@@ -95,7 +95,7 @@ struct SweepCommand: ParsableCommand {
         flags.diskLimits = SweepGrid.values(diskLimit, option: "--disk-limit")
         flags.windows = SweepGrid.values(window, option: "--window")
         flags.behaviors = SweepGrid.values(behavior, option: "--behavior")
-        flags.traces = SweepGrid.values(trace, option: "--trace")
+        try flags.addTraces(SweepGrid.values(trace, option: "--trace"))
         flags.strategies = SweepGrid.values(strategy, option: "--strategy")
         flags.seeds = SweepGrid.values(seed, option: "--seed")
         grid.override(with: flags)
@@ -103,6 +103,7 @@ struct SweepCommand: ParsableCommand {
         let jobs = try self.jobs.checked()
         let shard = try self.shard.map { try Shard.parse($0, source: "--shard") } ?? .whole
         let plan = try SweepPlan(grid)
+        try OutputPath.check([.file(out, option: "--out")])
         CommandOutput.createFolder(of: out)
 
         let interruption = Interruption { _ in

@@ -23,12 +23,12 @@ struct ZipfCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Distinct objects.") var objects: Int = 100_000
-    @Option(help: "Requests to write.") var requests: Int = 1_000_000
-    @Option(help: "Zipf exponent (0 is uniform).") var alpha: Double = 1.0
-    @Option(help: "Seed of the generator.") var seed: UInt64 = 1
-    @Option(name: .customLong("min-size"), help: "Smallest object size in bytes.") var minSize: Int64 = 40_000
-    @Option(name: .customLong("max-size"), help: "Largest object size in bytes.") var maxSize: Int64 = 600_000
+    @Option(parsing: .unconditional, help: "Distinct objects.") var objects: Int = 100_000
+    @Option(parsing: .unconditional, help: "Requests to write.") var requests: Int = 1_000_000
+    @Option(parsing: .unconditional, help: "Zipf exponent (0 is uniform).") var alpha: Double = 1.0
+    @Option(parsing: .unconditional, help: "Seed of the generator.") var seed: UInt64 = 1
+    @Option(name: .customLong("min-size"), parsing: .unconditional, help: "Smallest object size in bytes.") var minSize: Int64 = 40_000
+    @Option(name: .customLong("max-size"), parsing: .unconditional, help: "Largest object size in bytes.") var maxSize: Int64 = 600_000
     @Option(help: ArgumentHelp("Destination file.", valueName: "file")) var out: String
 
     func run() throws {
@@ -38,6 +38,7 @@ struct ZipfCommand: ParsableCommand {
         guard minSize > 0, maxSize >= minSize else {
             throw InputError(source: "--min-size", "expected 0 < --min-size ≤ --max-size, found \(minSize) and \(maxSize)")
         }
+        try OutputPath.check([.file(out, option: "--out")])
         try ZipfKeyTrace(objects: objects, requests: requests, alpha: alpha, seed: seed, sizes: minSize...maxSize).write(to: out)
     }
 }
@@ -67,19 +68,19 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("How the simulated person scrolls: \(ScrollBehavior.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
     var behavior: String
 
-    @Option(help: "Seed of the generator (0 to 2^64−1).")
+    @Option(parsing: .unconditional, help: "Seed of the generator (0 to 2^64−1).")
     var seed: UInt64
 
-    @Option(help: ArgumentHelp("Length of the session, e.g. 30s, 5m, 8h.", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Length of the session, e.g. 30s, 5m, 8h; up to 24h.", valueName: "duration"))
     var duration: String
 
-    @Option(name: .customLong("refresh-rate"), help: ArgumentHelp("Display refresh rate in Hz (60 for most iPhones, 120 for ProMotion).", valueName: "hz"))
+    @Option(name: .customLong("refresh-rate"), parsing: .unconditional, help: ArgumentHelp("Display refresh rate in Hz (60 for most iPhones, 120 for ProMotion).", valueName: "hz"))
     var refreshRate: Int = 60
 
-    @Option(name: .customLong("row-height"), help: ArgumentHelp("Height of one feed row in points (375: a full-width square cell on a 375-point-wide screen).", valueName: "points"))
+    @Option(name: .customLong("row-height"), parsing: .unconditional, help: ArgumentHelp("Height of one feed row in points (375: a full-width square cell on a 375-point-wide screen).", valueName: "points"))
     var rowHeight: Double = 375
 
-    @Option(name: .customLong("viewport-height"), help: ArgumentHelp("Height of the visible feed in points (667: iPhone SE).", valueName: "points"))
+    @Option(name: .customLong("viewport-height"), parsing: .unconditional, help: ArgumentHelp("Height of the visible feed in points (667: iPhone SE).", valueName: "points"))
     var viewportHeight: Double = 667
 
     @Option(help: ArgumentHelp("Destination file, written atomically.", valueName: "file"))
@@ -89,10 +90,7 @@ struct GenerateCommand: ParsableCommand {
         guard let model = ScrollBehavior(rawValue: behavior) else {
             throw InputError(source: "--behavior", "unknown behaviour \(InputError.quote(behavior)); expected one of \(ScrollBehavior.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let nanoseconds = try Quantities.duration(duration, source: "--duration")
-        guard nanoseconds <= ScrollTrace.maximumDuration else {
-            throw InputError(source: "--duration", "expected a duration up to 24h, found \(InputError.quote(duration))")
-        }
+        let nanoseconds = try Quantities.sessionDuration(duration, source: "--duration")
         guard (1...1000).contains(refreshRate) else {
             throw InputError(source: "--refresh-rate", "expected a refresh rate from 1 to 1000 Hz, found \(refreshRate)")
         }
@@ -102,6 +100,7 @@ struct GenerateCommand: ParsableCommand {
         guard viewportHeight > 0, viewportHeight.isFinite else {
             throw InputError(source: "--viewport-height", "expected a positive height in points, found \(viewportHeight)")
         }
+        try OutputPath.check([.file(out, option: "--out")])
         let trace = model.trace(seed: seed, duration: nanoseconds, refreshRate: refreshRate,
                                 rowHeight: rowHeight, viewportHeight: viewportHeight)
         try trace.write(to: out)

@@ -20,9 +20,11 @@ struct TuneCommand: ParsableCommand {
         last kept) on three, the best third of those on all seeds (η = 3) — which simulates \
         about a third as many runs. --search exhaustive or halving forces one.
 
-        Prints the Pareto front of the fully evaluated feasible candidates (stalls, peak \
-        memory, requests and the objective: none beaten on all at once) and the recommendation \
-        with its mean, min and max over the seeds; writes the front as CSV.
+        Prints the Pareto front of the fully evaluated feasible candidates (memory limit, \
+        stalls, p95 stall, peak memory, requests and the objective: none beaten on all at once) \
+        and the recommendation with its mean, min and max over the seeds, with a note when it \
+        is the smallest or largest memory limit or the largest window tried; writes the front \
+        as CSV. On a terminal, a progress bar on stderr shows the runs done.
 
         Defaults: policies lru, lfu, fifo, ttl:max-age=300; memory limits ¼, ½, 1 and 1½ × the \
         profile's memory cache; windows 0, 5, 10, 20, 30, 50; 5 seeds.
@@ -53,10 +55,10 @@ struct TuneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated presets to consider as well.", valueName: "list"))
     var preset: [String] = []
 
-    @Option(help: ArgumentHelp("Comma-separated memory-cache limits to consider (e.g. 50MB,100MB).", valueName: "list"))
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Comma-separated memory-cache limits with a unit to consider (e.g. 50MB,100MB).", valueName: "list"))
     var memoryLimit: [String] = []
 
-    @Option(help: ArgumentHelp("Comma-separated prefetch windows to consider.", valueName: "list"))
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Comma-separated prefetch windows to consider.", valueName: "list"))
     var window: [String] = []
 
     @Option(help: ArgumentHelp("Comma-separated launch strategies to consider.", valueName: "list"))
@@ -65,19 +67,19 @@ struct TuneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated behaviours to score on.", valueName: "list"))
     var behavior: [String] = []
 
-    @Option(help: ArgumentHelp("Comma-separated recorded traces to score on.", valueName: "list"))
+    @Option(help: ArgumentHelp("Comma-separated behaviours or recorded traces to score on, as bench run takes them.", valueName: "list"))
     var trace: [String] = []
 
     @Option(help: ArgumentHelp("Network preset; default: the profile's.", valueName: "name"))
     var network: String?
 
-    @Option(help: "Seeds each finalist is scored on (seeds 1…N; at least 2; default 5).")
+    @Option(parsing: .unconditional, help: "Seeds each finalist is scored on (seeds 1…N; at least 2; default 5).")
     var seeds: Int?
 
     @Option(help: ArgumentHelp("What to minimise: \(TuneFigure.objectives.map(\.name).joined(separator: ", ")).", valueName: "figure"))
     var objective: String = "stalls"
 
-    @Option(help: ArgumentHelp("Peak tracked memory allowed on every seed (default: the profile's memory-warning threshold).", valueName: "size"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Peak tracked memory allowed on every seed, with a unit (e.g. 800MB; default: the profile's memory-warning threshold).", valueName: "size"))
     var memoryBudget: String?
 
     @Option(help: ArgumentHelp("FIGURE<=VALUE or FIGURE<VALUE on every seed, repeatable; figures: \(TuneFigure.all.map(\.name).joined(separator: ", ")).", valueName: "bound"))
@@ -97,13 +99,16 @@ struct TuneCommand: ParsableCommand {
         let started = DispatchTime.now()
         let objective = try TuneFigure.named(self.objective, among: TuneFigure.objectives, source: "--objective")
         let report = try results.isEmpty ? simulate(objective: objective) : readResults(objective: objective)
-        let destination = out ?? "results/\(report.profile.name)-tune.csv"
+        let destination = self.destination(for: report.profile)
         CommandOutput.createFolder(of: destination)
         try AtomicFile.write(report.csv, to: destination)
         FileDescriptorOutput.write(report.table, to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         FileDescriptorOutput.write("wrote \(destination): \(report.front.count) configurations on the front; \(report.origin) in \(FixedPoint.decimal(seconds, decimals: 2)) s\n", to: 2)
     }
+
+    /// Where the front goes.
+    func destination(for profile: DeviceProfile) -> String { out ?? "results/\(profile.name)-tune.csv" }
 
     /// Searches the space the options describe, simulating its runs.
     func simulate(objective: TuneFigure) throws -> TuneReport {
@@ -126,18 +131,23 @@ struct TuneCommand: ParsableCommand {
         grid.memoryLimits = SweepGrid.values(memoryLimit, option: "--memory-limit")
         if grid.memoryLimits.isEmpty {
             grid.memoryLimits = [1, 2, 4, 6].map { quarters in
-                SweepGrid.Value(String(device.memoryCacheBytes / 4 * Int64(quarters)), source: "--memory-limit")
+                SweepGrid.Value("\(device.memoryCacheBytes / 4 * Int64(quarters))B", source: "--memory-limit")
             }
         }
         grid.windows = SweepGrid.values(window, option: "--window")
         grid.strategies = SweepGrid.values(strategy, option: "--strategy")
         grid.behaviors = SweepGrid.values(behavior, option: "--behavior")
-        grid.traces = SweepGrid.values(trace, option: "--trace")
+        try grid.addTraces(SweepGrid.values(trace, option: "--trace"))
         grid.seeds = (1...seeds).map { SweepGrid.Value(String($0), source: "--seeds") }
         try session.apply(to: &grid.session)
 
         let tuning = TuneSearch(space: try TuneSpace(plan: SweepPlan(grid)), criteria: try criteria(objective: objective, device: device))
-        return TuneReport(profile: device, search: tuning, outcome: try tuning.run(method: method, jobs: try jobs.checked()))
+        let jobs = try self.jobs.checked()
+        try OutputPath.check([.file(destination(for: device), option: "--out")])
+        var bar = ProgressBar(label: "tune")
+        let outcome = try tuning.run(method: method, jobs: jobs) { bar.update($0, of: $1) }
+        bar.finish()
+        return TuneReport(profile: device, search: tuning, outcome: outcome)
     }
 
     /// Scores the configurations the `--results` files hold.
@@ -162,6 +172,7 @@ struct TuneCommand: ParsableCommand {
                 throw InputError(source: "--profile", "expected the JSON file of the results' profile \(InputError.quote(found.profile)), which is not built in (its memory-warning threshold is the default budget)")
             }
         }
+        try OutputPath.check([.file(destination(for: tuned), option: "--out")])
         if found.seeds.count < 5 {
             FileDescriptorOutput.write("note: \(found.seeds.count) seed\(found.seeds.count == 1 ? "" : "s") per configuration; a spread over seeds wants 5 or more (bench sweep --seed 1,2,3,4,5)\n", to: 2)
         }
@@ -172,7 +183,7 @@ struct TuneCommand: ParsableCommand {
 
     /// The objective and every bound: the memory budget, no kill, and each --constraint.
     func criteria(objective: TuneFigure, device: DeviceProfile) throws -> TuneCriteria {
-        let budget = try memoryBudget.map { try Quantities.byteCount($0, source: "--memory-budget") } ?? device.memoryWarningBytes
+        let budget = try memoryBudget.map { try Quantities.byteSize($0, source: "--memory-budget") } ?? device.memoryWarningBytes
         var constraints = [
             TuneConstraint(figure: .peakMemory, atMost: budget),
             TuneConstraint(figure: .kills, atMost: 0),

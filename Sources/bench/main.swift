@@ -7,17 +7,36 @@ import Glibc
 import Darwin
 #endif
 
+/// Prints `bench: <line>` on stderr and exits with status 2.
+func refuse(_ line: String) -> Never {
+    var stderr = StandardError()
+    print("bench: \(line)", to: &stderr)
+    exit(2)
+}
+
+/// Help and --version as ArgumentParser prints them (exit 0); any other error refused with the
+/// first line of its message.
+func report(_ error: Error) -> Never {
+    if Bench.exitCode(for: error) == .success { Bench.exit(withError: error) }
+    refuse(Bench.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)")
+}
+
 /// Runs `bench`, mapping every refused input to one line on stderr and exit status 2.
 func runBench() -> Never {
-    func refuse(_ line: String) -> Never {
-        var stderr = StandardError()
-        print("bench: \(line)", to: &stderr)
-        exit(2)
-    }
     // With no arguments at all, show the usage rather than start the default command.
     if CommandLine.arguments.count == 1 { Bench.exit(withError: CleanExit.helpRequest(Bench.self)) }
+    var command: ParsableCommand
     do {
-        var command = try Bench.parseAsRoot()
+        command = try Bench.parseAsRoot()
+    } catch {
+        // A misspelt option first, whatever else ArgumentParser found wrong.
+        if Bench.exitCode(for: error) != .success,
+           let unknown = UnknownOption.refusal(Array(CommandLine.arguments.dropFirst()), root: Bench.self) {
+            refuse(unknown.description)
+        }
+        report(error)
+    }
+    do {
         try command.run()
         exit(0)
     } catch let error as InputError {
@@ -26,9 +45,7 @@ func runBench() -> Never {
         // A command's own verdict (bench compare's 1 on a regression), already reported.
         exit(code.rawValue)
     } catch {
-        if Bench.exitCode(for: error) == .success { Bench.exit(withError: error) }
-        let message = Bench.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-        refuse(message)
+        report(error)
     }
 }
 

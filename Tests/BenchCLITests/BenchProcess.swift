@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 
 #if canImport(Glibc)
 import Glibc
@@ -109,11 +110,10 @@ struct BenchProcess {
         var bytes: [UInt8] { lock.withLock { gathered } }
     }
 
-    /// A fresh scratch folder.
+    /// A fresh scratch folder, removed when the test ends (the suite needs the `.scratchFolder`
+    /// trait).
     static func scratch() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try ScratchFolder.make()
     }
 
     /// The package root, found from this file's path.

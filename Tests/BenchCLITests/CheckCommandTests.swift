@@ -1,10 +1,11 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// `bench check` end to end: the committed results still match the model exactly, a doctored
 /// copy fails naming the row and metric, and unusable input is refused. One profile each
-/// (about 30 s in a debug build); CI checks all four.
-@Suite struct CheckCommandTests {
+/// (about a minute and a half in a debug build); CI checks all four.
+@Suite(.scratchFolder) struct CheckCommandTests {
     @Test func theCommittedLowEndResultsMatchTheModel() throws {
         let result = try BenchProcess.run(["check", "low-end", "--results", BenchProcess.results.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")

@@ -1,10 +1,11 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// `bench compare` end to end on results files written by `bench run`: exit status 0 within
 /// tolerance, 1 on a regression (the row named), 2 on unusable input (one stderr line with
 /// file:line), and the three output forms.
-@Suite struct CompareCommandTests {
+@Suite(.scratchFolder) struct CompareCommandTests {
     /// A fresh small results file (8 rows: 4 policies × windows 0 and 20, browser, 15 s), its
     /// text, and a scratch folder for edited copies.
     func generate() throws -> (path: String, text: String, folder: URL) {
@@ -164,5 +165,22 @@ import Testing
         #expect(lines[0] == "profile,network,policy,memory_limit_bytes,disk_limit_bytes,prefetch_window,trace,seed,launches,scenario,group,metric,base,new,delta,change_percent,tolerance,verdict")
         #expect(lines.count == 1 + 8 * 2)
         #expect(lines.contains("low-end,lte,lru,471859200,157286400,20,browser,1,1,cacheFirst,,hit_rate,0.750000,0.700000,-0.050000,-6.7,0.005000,worse"))
+    }
+
+    /// A comparison that pairs no row compares nothing, and a CI gate on it must not pass (it
+    /// used to exit 0 with "0 rows compared").
+    @Test func filesWithNoIdentityInCommonAreRefused() throws {
+        let (path, text, folder) = try generate()
+        let mid = folder.appendingPathComponent("mid.csv").path
+        let run = try BenchProcess.run(["run", "--profile", "mid", "--window", "0", "--trace", "browser", "--duration", "5s", "--out", mid])
+        #expect(run.status == 0, "\(run.stderr)")
+        expectRefusal(try BenchProcess.run(["compare", path, mid]),
+                      startingWith: "\(path): expected rows with an identity also in \(mid), found no identity in common (8 rows here, 4 there)\n")
+        // Inside one file: an lfu row that matches no lru row in the other identity columns.
+        let lines = text.split(separator: "\n")
+        let unpaired = try write([lines[0], lines[1], lines[4]].joined(separator: "\n") + "\n", to: folder, name: "unpaired.csv")
+        #expect(lines[1].contains(",lru,") && lines[4].contains(",lfu,"))
+        expectRefusal(try BenchProcess.run(["compare", unpaired, "--by", "policy", "--base", "lru"]),
+                      startingWith: "\(unpaired): expected rows with another policy equal to a policy=lru row in every other identity column, found none\n")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +8,7 @@ import Glibc
 /// `kill -9` at any moment: a result file is the previous one or the complete new one, the
 /// temporary file a killed writer leaves is removed by the next write, and a `--store` feed
 /// store (SQLite, WAL) opens and works on the next run.
-@Suite struct CrashSafetyTests {
+@Suite(.scratchFolder) struct CrashSafetyTests {
     /// Starts `bench arguments`, sends it SIGKILL after `delay` seconds, and says whether the
     /// signal ended it (`false`: it had already finished).
     static func killed(_ arguments: [String], after delay: Double) throws -> Bool {

@@ -1,11 +1,12 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// Every file `bench` reads × every class of bad input, through the command a user runs: a
 /// refused file gets exactly one line `bench: file:line: [field: ]expected …`, exit status 2,
 /// nothing on stdout and no output file (the folder holds the input and nothing else); a
 /// harmless variant is accepted. README's "Input validation" table is this table.
-@Suite struct InputValidationTests {
+@Suite(.scratchFolder) struct InputValidationTests {
     /// The files, and the command each is read by.
     enum FileType: String, CaseIterable, Sendable {
         case keyTrace = "key trace"
@@ -59,7 +60,8 @@ import Testing
     }
 
     enum Outcome: Sendable {
-        /// Refused with `bench: <file><message>`, the message starting at `:line:`.
+        /// Refused with `bench: <file><message>`, the message starting at `:line:`; `<file>` in
+        /// the message stands for the file's path.
         case refused(String)
         case accepted
         /// The class does not exist for this file type; the reason says why.
@@ -194,8 +196,10 @@ import Testing
 
         // Results CSVs (bench compare, bench check): the header and two rows of results/low-end.csv.
         Case(type: .results, inputClass: .empty, contents: [], outcome: .refused(":1: expected a header line, found an empty file")),
-        // An empty matrix is a valid results file (bench check fails on it: every row is missing).
-        Case(type: .results, inputClass: .headerOnly, contents: text(resultsRows[0].joined(separator: ",") + "\n"), outcome: .accepted),
+        // An empty matrix is a valid results file, but a comparison of nothing is refused (bench
+        // check fails on it: every row is missing).
+        Case(type: .results, inputClass: .headerOnly, contents: text(resultsRows[0].joined(separator: ",") + "\n"),
+             outcome: .refused(": expected rows with an identity also in <file>, found no identity in common (0 rows here, 0 there)")),
         Case(type: .results, inputClass: .wrongColumnCount,
              contents: text(resultsRows[0].joined(separator: ",") + "\n" + resultsRows[1].dropLast().joined(separator: ",") + "\n"),
              outcome: .refused(":2: expected 36 fields as in the header, found 35")),
@@ -246,7 +250,7 @@ import Testing
         switch input.outcome {
         case .refused(let message):
             #expect(result.status == 2)
-            #expect(result.stderr == "bench: \(path)\(message)\n")
+            #expect(result.stderr == "bench: \(path)\(message.replacingOccurrences(of: "<file>", with: path))\n")
             #expect(result.stdout.isEmpty)
             #expect(left == [input.type.fileName], "no output file, no temporary file")
         case .accepted:

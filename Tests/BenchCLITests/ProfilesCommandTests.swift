@@ -1,9 +1,10 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// `bench profiles` as a user runs it: the tables, a built-in profile as a JSON template that
 /// `bench run --profile FILE` takes, a file printed back as it is, and a bad name refused.
-@Suite struct ProfilesCommandTests {
+@Suite(.scratchFolder) struct ProfilesCommandTests {
     @Test func listsTheProfilesAndPrintsOneAsJSONThatRunsTake() throws {
         let tables = try BenchProcess.run(["profiles"])
         #expect(tables.status == 0 && tables.stdout.hasPrefix("Device profiles") && tables.stdout.contains("very-bad"))

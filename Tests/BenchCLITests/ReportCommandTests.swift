@@ -1,10 +1,11 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// `bench report` and `bench run --timeline` end to end: the page is written, self-contained
 /// and deterministic; timelines match their runs; refusals are one line, exit 2, no page; and,
 /// where Chromium is installed, the page renders to a screenshot that is not blank.
-@Suite struct ReportCommandTests {
+@Suite(.scratchFolder) struct ReportCommandTests {
     static let lowEnd = BenchProcess.results.appendingPathComponent("low-end.csv").path
     static let quick = ["--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--policy", "lru,fifo", "--window", "0,20", "--trace", "browser", "--duration", "12s"]
 

@@ -1,9 +1,10 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// `bench run` end to end: the results file, the ranked summary, determinism across --jobs,
 /// and one-line refusals that leave no partial CSV.
-@Suite struct RunCommandTests {
+@Suite(.scratchFolder) struct RunCommandTests {
     static let quick = ["--window", "0,20", "--trace", "browser", "--duration", "15s"]
 
     @Test func writesTheResultsAndRanksTheConfigurations() throws {
@@ -42,6 +43,11 @@ import Testing
         (["--profile", "low-end", "--trace", "walker"], "--trace: unknown behaviour \"walker\"; expected one of reader, browser, skimmer, revisitor"),
         (["--profile", "low-end", "--network", "5g"], "--network: unknown network \"5g\""),
         (["--profile", "low-end", "--window=-1"], "--window: unknown window \"-1\"; expected one of N, N+M, Xscreens"),
+        (["--profile", "low-end", "--window", "-5"], "--window: unknown window \"-5\"; expected one of N, N+M, Xscreens"),
+        (["--profile", "low-end", "--duration", "25h"], "--duration: expected a duration up to 24h, found \"25h\""),
+        (["--profile", "low-end", "--memory-limit", "200"], "--memory-limit: expected a size with a unit, such as 200MB or 64KiB"),
+        (["--profile", "low-end", "--offline", "launch:5"], "--offline: expected launch:N with N at most the 1 launch of a run (--launches)"),
+        (["--profil", "low-end"], "--profil: expected an option of bench run, found an unknown one; did you mean --profile?"),
         (["--profile", "low-end", "--duration", "8x"], "--duration: expected a duration"),
         (["--profile", "low-end", "--launches", "0"], "--launches: expected 1...1000 launches, found 0"),
         (["--profile", "low-end", "--seed=-1"], ""),
@@ -71,5 +77,23 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("bench: \(trace.path):3: offset_pt: "), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("r.csv").path))
+    }
+
+    /// Only the standard matrix as it stands writes the committed baseline, results/<profile>.csv;
+    /// a run that changes anything writes, without --out, a name built from what it changed
+    /// (`bench --profile low-end --network 3g` used to overwrite results/low-end.csv).
+    @Test func aChangedRunNeverOverwritesTheBaseline() throws {
+        let folder = try BenchProcess.scratch()
+        let results = folder.appendingPathComponent("results").path
+        let changed = try BenchProcess.run(["--profile", "low-end", "--network", "3g"] + Self.quick, in: folder)
+        #expect(changed.status == 0, "\(changed.stderr)")
+        let name = "low-end+window-0,20+trace-browser+network-3g+duration-15s.csv"
+        #expect(changed.stderr.hasPrefix("wrote results/\(name): 8 runs"), "\(changed.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: results) == [name])
+        let seeded = try BenchProcess.run(["--profile", "low-end", "--seed", "2"] + Self.quick, in: folder)
+        #expect(seeded.stderr.hasPrefix("wrote results/low-end+window-0,20+trace-browser+seed-2+duration-15s.csv: "), "\(seeded.stderr)")
+        let standard = try BenchProcess.run(["--profile", "low-end", "--jobs", "2"], in: folder)
+        #expect(standard.stderr.hasPrefix("wrote results/low-end.csv: "), "\(standard.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: results).count == 3)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestScratch
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Glibc
 /// `bench sweep`, `bench merge` and `bench tune` as a user runs them: config files and flags,
 /// refusals in one line with exit status 2 and no file, Ctrl-C leaving a valid file, shards
 /// merged, and the tune summary.
-@Suite struct SweepCommandTests {
+@Suite(.scratchFolder) struct SweepCommandTests {
     let config = """
     {"profiles": ["low-end"], "policies": ["lru", "fifo"], "windows": [0, 10],
      "behaviors": ["browser"], "seeds": [1, 2], "duration": "5s"}

@@ -1,10 +1,11 @@
 import Foundation
+import TestScratch
 import Testing
 
-/// What only a terminal sees: `bench sweep`'s progress bar on stderr and the coloured tables on
-/// stdout (never with NO_COLOR set) — drawn on a real pseudo-terminal, absent through pipes
-/// (what CI sees), and the same results either way.
-@Suite struct TerminalOutputTests {
+/// What only a terminal sees: `bench sweep`'s and `bench tune`'s progress bars on stderr and
+/// the coloured tables on stdout (never with NO_COLOR set) — drawn on a real pseudo-terminal,
+/// absent through pipes (what CI sees), and the same results either way.
+@Suite(.scratchFolder) struct TerminalOutputTests {
     /// This process's environment without NO_COLOR, plus `extra`.
     func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
@@ -23,6 +24,22 @@ import Testing
         #expect(terminal.stdout.contains("\r\u{1B}[Ksweep  12/12 [########################] 100 %  "), "\(terminal.stdout)")
         #expect(terminal.stdout.contains(" runs/s  ETA 0 s\r\u{1B}[Kwrote \(onTerminal): 12 runs"))
         let piped = try BenchProcess.run(grid + ["--out", throughPipe])
+        #expect(piped.status == 0)
+        #expect(!piped.stderr.contains("\r") && !piped.stderr.contains("ETA") && !piped.stderr.contains("\u{1B}"))
+        #expect(try String(contentsOfFile: onTerminal, encoding: .utf8) == String(contentsOfFile: throughPipe, encoding: .utf8))
+    }
+
+    /// `bench tune` used to be silent for seconds on a terminal.
+    @Test func tuneDrawsItsProgressBarOnATerminalOnly() throws {
+        let folder = try BenchProcess.scratch()
+        let onTerminal = folder.appendingPathComponent("terminal.csv").path, throughPipe = folder.appendingPathComponent("pipe.csv").path
+        let space = ["tune", "--profile", "low-end", "--policy", "lru,fifo", "--window", "0,10", "--memory-limit", "100MB,200MB",
+                     "--trace", "browser", "--seeds", "2", "--duration", "5s", "--jobs", "2"]
+        let terminal = try BenchProcess.runInTerminal(space + ["--out", onTerminal], environment: environment())
+        #expect(terminal.status == 0, "\(terminal.stdout)")
+        #expect(terminal.stdout.contains("\r\u{1B}[Ktune  16/16 [########################] 100 %  "), "\(terminal.stdout)")
+        #expect(terminal.stdout.contains(" runs/s  ETA 0 s\r\u{1B}[K"))
+        let piped = try BenchProcess.run(space + ["--out", throughPipe])
         #expect(piped.status == 0)
         #expect(!piped.stderr.contains("\r") && !piped.stderr.contains("ETA") && !piped.stderr.contains("\u{1B}"))
         #expect(try String(contentsOfFile: onTerminal, encoding: .utf8) == String(contentsOfFile: throughPipe, encoding: .utf8))

@@ -1,8 +1,9 @@
 import Foundation
+import TestScratch
 import Testing
 
 /// `bench trace generate` end to end: reproducible files and one-line refusals.
-@Suite struct TraceGenerateCommandTests {
+@Suite(.scratchFolder) struct TraceGenerateCommandTests {
     func generate(_ arguments: [String], out: URL) throws -> BenchProcess {
         try BenchProcess.run(["trace", "generate"] + arguments + ["--out", out.path])
     }

@@ -27,10 +27,9 @@ public struct InputError: Error, CustomStringConvertible, Equatable, Sendable {
 }
 
 extension InputError {
-    /// Quotes a found value for a message, shortened and with control bytes escaped, so a
-    /// binary or 10 MB line still makes one readable line.
-    public static func quote<Bytes: Collection>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let limit = 40
+    /// Quotes a found value for a message, shortened to `limit` bytes and with control bytes
+    /// escaped, so a binary or 10 MB line still makes one readable line.
+    public static func quote<Bytes: Collection>(_ bytes: Bytes, limit: Int = 40) -> String where Bytes.Element == UInt8 {
         var text = "\""
         for byte in bytes.prefix(limit) {
             switch byte {
@@ -42,8 +41,9 @@ extension InputError {
         return text + "\""
     }
 
-    /// Quotes a string value for a message (see `quote(_:)` for bytes).
-    public static func quote(_ value: String) -> String { quote(Array(value.utf8)) }
+    /// Quotes a string value for a message (see `quote(_:limit:)` for bytes); paths are quoted
+    /// whole (`limit: .max`).
+    public static func quote(_ value: String, limit: Int = 40) -> String { quote(Array(value.utf8), limit: limit) }
 }
 
 extension String {

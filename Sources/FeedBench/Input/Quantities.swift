@@ -1,27 +1,45 @@
 /// Parsers for the quantities users type: counts and byte sizes with units, durations.
 public enum Quantities {
     /// A positive integer, optionally with a byte unit: `4897`, `20MB` (10^6), `64KiB` (2^10),
-    /// `1.5GB`. Units are case-insensitive: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB.
+    /// `1.5GB`. Units are case-insensitive: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB. For what may
+    /// be a count (`bench cachesim --capacity`); a size alone is a `byteSize`.
     public static func byteCount(_ text: String, source: String) throws -> Int64 {
+        try bytes(text, source: source, unitRequired: false)
+    }
+
+    /// A positive size with a byte unit (`200MB`, `64KiB`, `1.5GB`, `4897B`): a bare number
+    /// such as `200` is refused, since it could mean bytes or megabytes.
+    public static func byteSize(_ text: String, source: String) throws -> Int64 {
+        try bytes(text, source: source, unitRequired: true)
+    }
+
+    /// The units `byteCount` and `byteSize` take, as refusals list them.
+    static let byteUnits = "B, KB, MB, GB, TB, KiB, MiB, GiB or TiB"
+
+    static func bytes(_ text: String, source: String, unitRequired: Bool) throws -> Int64 {
         let lower = text.lowercased()
         let units: [(String, Double)] = [
             ("kib", 1024), ("mib", 1_048_576), ("gib", 1_073_741_824), ("tib", 1_099_511_627_776),
             ("kb", 1e3), ("mb", 1e6), ("gb", 1e9), ("tb", 1e12), ("b", 1),
         ]
         var number = Substring(lower)
-        var multiplier = 1.0
+        var multiplier: Double?
         for (suffix, factor) in units where lower.hasSuffix(suffix) {
             number = lower.dropLast(suffix.count)
             multiplier = factor
             break
         }
-        let expected = "expected a positive count or size (e.g. 4897, 20MB, 64KiB), found \(InputError.quote(text))"
-        if multiplier == 1, let exact = Int64(number) {
-            guard exact > 0 else { throw InputError(source: source, expected) }
-            return exact
-        }
+        let expected = unitRequired
+            ? "expected a positive size with a unit, such as 200MB or 64KiB (\(byteUnits)), found \(InputError.quote(text))"
+            : "expected a positive count or size (e.g. 4897, 20MB, 64KiB), found \(InputError.quote(text))"
         guard let value = Double(number), value.isFinite, value > 0 else { throw InputError(source: source, expected) }
-        let scaled = (value * multiplier).rounded()
+        if multiplier == nil {
+            guard !unitRequired else {
+                throw InputError(source: source, "expected a size with a unit, such as 200MB or 64KiB (\(byteUnits)), found \(InputError.quote(text)) without one")
+            }
+            if let exact = Int64(number) { return exact }
+        }
+        let scaled = (value * (multiplier ?? 1)).rounded()
         guard scaled >= 1, scaled < 9.2e18 else { throw InputError(source: source, expected) }
         return Int64(scaled)
     }
@@ -61,5 +79,16 @@ public enum Quantities {
             throw InputError(source: source, "expected a duration under 292 years, found \(InputError.quote(text))")
         }
         return Int64(scaled)
+    }
+
+    /// The length of a scroll session — `--duration` of `bench run`, `sweep`, `tune` and
+    /// `trace generate`, a sweep config's `duration` — a positive `duration` up to 24 hours
+    /// (`ScrollTrace.maximumDuration`, the longest trace FeedBench builds).
+    public static func sessionDuration(_ text: String, source: String) throws -> Int64 {
+        let nanoseconds = try duration(text, source: source)
+        guard nanoseconds <= ScrollTrace.maximumDuration else {
+            throw InputError(source: source, "expected a duration up to 24h, found \(InputError.quote(text))")
+        }
+        return nanoseconds
     }
 }

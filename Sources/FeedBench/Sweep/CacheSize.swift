@@ -10,10 +10,10 @@ public enum CacheSize: Sendable, Hashable, CustomStringConvertible {
     /// without a cost limit keeps none.
     case times(millionths: Int64)
 
-    /// Parses a size as `Quantities.byteCount` reads it, or `Nx` with N a positive decimal of
+    /// Parses a size with a unit as `Quantities.byteSize` reads it, or `Nx` with N a positive decimal of
     /// at most 6 decimals (`0.03125x`, `1x`, `1.5x`) up to 1000x.
     public static func parse(_ text: String, source: String) throws -> CacheSize {
-        guard text.hasSuffix("x") else { return .bytes(try Quantities.byteCount(text, source: source)) }
+        guard text.hasSuffix("x") else { return .bytes(try Quantities.byteSize(text, source: source)) }
         guard let millionths = ResultMetric.parseScaled(text.dropLast(), decimals: 6), (1...1_000_000_000).contains(millionths) else {
             throw InputError(source: source, "expected a multiple of the cache's own limit from 0.000001x to 1000x with at most 6 decimals (e.g. 0.25x), found \(InputError.quote(text))")
         }

@@ -108,7 +108,7 @@ public enum SweepConfigFile {
         case "gap":
             grid.session.gap = try value.parse { try Quantities.duration($0, source: $1) }
         default:
-            grid.session.duration = try value.parse { try Quantities.duration($0, source: $1) }
+            grid.session.duration = try value.parse { try Quantities.sessionDuration($0, source: $1) }
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The axes of an experiment as the user wrote them — in a sweep config file or on the command
 /// line — before they are checked: every list is one axis of a cartesian product, and an empty
 /// list takes the default. `plan()` checks every value and returns the runs.
@@ -69,6 +71,22 @@ public struct SweepGrid: Sendable, Equatable {
         public var bufferLimit = 0
 
         public init() {}
+
+        /// Refuses settings no run can honour, once they are all known (the launches may come
+        /// from a config file, `--offline` from the command line): an offline launch beyond
+        /// the launches of a run, and launches so far apart that the run's clock (nanoseconds
+        /// in 64 bits) would overflow.
+        public func check() throws {
+            if let launch = offline.launches.max(), launch > launches {
+                throw InputError(source: "--offline", "expected launch:N with N at most the \(launches) launch\(launches == 1 ? "" : "es") of a run (--launches), found \"launch:\(launch)\"")
+            }
+            if Double(launches) * (Double(gap) + Double(ScrollTrace.maximumDuration)) > Self.longestSpan {
+                throw InputError(source: "--gap", "expected \(launches) launches of up to 24h, --gap apart, to span at most 100 years, found a gap of \(gap / 3_600_000_000_000)h")
+            }
+        }
+
+        /// The longest a run may span, launches and gaps included: 100 years of nanoseconds.
+        static let longestSpan = 100 * 365.25 * 24 * 3600e9
     }
 
     public init() {}
@@ -95,6 +113,21 @@ public struct SweepGrid: Sendable, Equatable {
         take(&traces, other.traces)
         take(&strategies, other.strategies)
         take(&seeds, other.seeds)
+    }
+
+    /// Adds `--trace` values as `bench run`, `sweep` and `tune` all take them: a behaviour's
+    /// name to `behaviors`, a recorded trace (a `.csv` name, or any file that exists) to
+    /// `traces`; anything else is refused.
+    public mutating func addTraces(_ values: [Value]) throws {
+        for value in values {
+            if ScrollBehavior(rawValue: value.text) != nil {
+                behaviors.append(value)
+            } else if value.text.hasSuffix(".csv") || FileManager.default.fileExists(atPath: value.text) {
+                traces.append(value)
+            } else {
+                throw value.error("unknown behaviour \(InputError.quote(value.text)); expected one of \(ScrollBehavior.allCases.map(\.rawValue).joined(separator: ", ")) or a .csv file")
+            }
+        }
     }
 
     /// Splits command-line values on commas (`--policy lru,lfu --policy fifo` is three values),

@@ -32,6 +32,7 @@ public struct SweepPlan: Sendable {
 
     /// Checks every value of `grid`.
     public init(_ grid: SweepGrid) throws {
+        try grid.session.check()
         func resolve<T>(_ values: [SweepGrid.Value], default defaults: [T], key: (T) -> String,
                         _ parse: (SweepGrid.Value) throws -> T) throws -> [T] {
             guard !values.isEmpty else { return defaults }

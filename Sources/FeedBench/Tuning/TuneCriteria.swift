@@ -112,7 +112,7 @@ public struct TuneFigure: Sendable, Equatable {
     func parseBound(_ text: String, source: String) throws -> Int64 {
         switch unit {
         case .bytes:
-            return try Quantities.byteCount(text, source: source)
+            return try Quantities.byteSize(text, source: source)
         case .thousandthsOfMillisecond:
             let number = text.hasSuffix("ms") ? String(text.dropLast(2)) : text
             guard let value = ResultMetric.parseScaled(Substring(number), decimals: 3) else {

@@ -1,7 +1,9 @@
 /// What `bench tune` prints and writes: the Pareto front of the fully evaluated, feasible
-/// candidates — none of them beaten on stalls, peak memory, requests and the objective at once
-/// by another — and the recommendation, the best of them on the mean objective (`TuneCriteria`).
-/// The candidates come from a search (`TuneSearch`) or from results files (`TuneResults`).
+/// candidates — none of them beaten by another on everything the table shows at once: the
+/// memory limit and the mean of each of `figures`, as shown (a difference the table rounds away
+/// is none) — and the recommendation, the best of them on the mean objective (`TuneCriteria`),
+/// with a note when it sits on the edge of the space searched. The candidates come from a
+/// search (`TuneSearch`) or from results files (`TuneResults`).
 public struct TuneReport: Sendable {
     public let profile: DeviceProfile
     public let criteria: TuneCriteria
@@ -11,6 +13,10 @@ public struct TuneReport: Sendable {
     public let seeds: Int
     /// Where the candidates came from, for the summary's first line (`halving search, 656 runs`).
     public let origin: String
+    /// The figures the front is drawn over besides the memory limit, each minimised, as the
+    /// table's columns: stalls, p95 stall, peak memory, requests, and the objective when it is
+    /// none of these (bytes).
+    public let figures: [TuneFigure]
     /// The front, best first.
     public let front: [TuneCandidate]
     /// `nil` when no candidate met the constraints on every seed.
@@ -30,19 +36,41 @@ public struct TuneReport: Sendable {
         self.seeds = seeds
         self.origin = origin
         let finalists = candidates.filter { $0.samples.count == seeds && criteria.feasible($0) }
-        let figures = [TuneFigure.stalls, .peakMemory, .requests, criteria.objective]
-        func dominates(_ a: TuneCandidate, _ b: TuneCandidate) -> Bool {
-            let pairs = figures.map { (a.spread($0).mean, b.spread($0).mean) }
-            return pairs.allSatisfy { $0.0 <= $0.1 } && pairs.contains { $0.0 < $0.1 }
+        let columns = [TuneFigure.stalls, .stallP95, .peakMemory, .requests]
+        let figures = columns.contains(criteria.objective) ? columns : columns + [criteria.objective]
+        self.figures = figures
+        // What the table shows of each finalist: its memory limit, then each figure's mean.
+        let shown = finalists.map { candidate in
+            [TuneFigure.peakMemory.shown(Double(candidate.memoryLimitBytes))] + figures.map { $0.shown(candidate.spread($0).mean) }
+        }
+        func beaten(_ b: Int) -> Bool {
+            shown.contains { a in zip(a, shown[b]).allSatisfy { $0 <= $1 } && zip(a, shown[b]).contains { $0 < $1 } }
         }
         // The recommendation is the ranking's first (of the candidates tied within the seeds'
         // noise, the smallest cache), listed first even where another beats it on a figure.
         let best = criteria.rank(finalists).first
-        let others = finalists.filter { candidate in
-            candidate.number != best?.number && !finalists.contains { dominates($0, candidate) }
-        }
         recommended = best
-        front = (best.map { [$0] } ?? []) + criteria.rank(others)
+        front = (best.map { [$0] } ?? []) + criteria.rank(finalists.indices.filter { finalists[$0].number != best?.number && !beaten($0) }.map { finalists[$0] })
+    }
+
+    /// Notes on a recommendation at the edge of the space searched — the smallest or largest of
+    /// two or more memory limits, the largest of two or more windows of N items — each naming
+    /// the option that widens the search there.
+    public var edgeNotes: [String] {
+        guard let best = recommended else { return [] }
+        var notes: [String] = []
+        let limits = Set(candidates.map(\.memoryLimitBytes))
+        let limit = TuneFigure.peakMemory.format(Double(best.memoryLimitBytes))
+        if limits.count > 1, best.memoryLimitBytes == limits.min() {
+            notes.append("note: \(limit) is the smallest memory limit tried: try lower --memory-limit values too")
+        } else if limits.count > 1, best.memoryLimitBytes == limits.max() {
+            notes.append("note: \(limit) is the largest memory limit tried: try higher --memory-limit values too")
+        }
+        let ahead = Set(candidates.compactMap { try? PrefetchWindow.parse($0.window, source: "") }.map(\.ahead))
+        if ahead.count > 1, let window = try? PrefetchWindow.parse(best.window, source: ""), window.ahead == ahead.max() {
+            notes.append("note: window \(best.window) is the largest tried: try higher --window values too")
+        }
+        return notes
     }
 
     /// The front as CSV: the candidate, then each figure's mean (3 decimals), min and max over
@@ -65,23 +93,23 @@ public struct TuneReport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The terminal summary, at most 100 columns wide.
+    /// The terminal summary, at most 100 columns wide: a strategy column only when more than one
+    /// was searched (the `Recommended:` line names one other than cacheFirst), and the
+    /// recommendation marked `← best` as in the main job's table.
     public var table: String {
         let constraints = criteria.constraints.map(\.description).joined(separator: ", ")
         var lines = ["\(profile.name) (\(profile.model)): \(candidates.count) configurations, \(origin)",
                      "minimising mean \(criteria.objective.name); on every seed \(constraints.isEmpty ? "no constraint" : constraints)"]
-        let figures = ["stalls", "peak memory", "requests"] + (criteria.objective == .stalls ? [] : [criteria.objective.name])
-        lines.append("Pareto front (\(figures.joined(separator: ", ")); means over \(seeds) seed\(seeds == 1 ? "" : "s")):")
-        var rows = [["policy", "mem limit", "window", "strategy", "stalls", "p95 stall", "peak memory", "requests", ""]]
+        let titles = figures.map(Self.title)
+        lines.append("Pareto front (mem limit, \(titles.joined(separator: ", ")); means over \(seeds) seed\(seeds == 1 ? "" : "s")):")
+        let strategies = Set(candidates.map(\.strategy)).count > 1
+        var rows = [["policy", "mem limit", "window"] + (strategies ? ["strategy"] : []) + titles + [""]]
         for candidate in front {
-            rows.append([candidate.policy, TuneFigure.peakMemory.format(Double(candidate.memoryLimitBytes)), candidate.window,
-                         candidate.strategy, TuneFigure.stalls.format(candidate.spread(.stalls).mean),
-                         TuneFigure.stallP95.format(candidate.spread(.stallP95).mean),
-                         TuneFigure.peakMemory.format(candidate.spread(.peakMemory).mean),
-                         TuneFigure.requests.format(candidate.spread(.requests).mean),
-                         candidate.number == recommended?.number ? "← recommended" : ""])
+            rows.append([candidate.policy, TuneFigure.peakMemory.format(Double(candidate.memoryLimitBytes)), candidate.window]
+                        + (strategies ? [candidate.strategy] : []) + figures.map { $0.format(candidate.spread($0).mean) }
+                        + [candidate.number == recommended?.number ? "← best" : ""])
         }
-        lines += TextTable.render(rows, leftAligned: [0, 3, 8])
+        lines += TextTable.render(rows, leftAligned: strategies ? [0, 3, rows[0].count - 1] : [0, rows[0].count - 1])
         guard let best = recommended else {
             lines.append("Recommended: none — no configuration met the constraints on every seed")
             return lines.joined(separator: "\n") + "\n"
@@ -91,7 +119,17 @@ public struct TuneReport: Sendable {
             let spread = best.spread(figure)
             lines.append("  \(figure.name) mean \(figure.format(spread.mean)), min \(figure.format(Double(spread.min))), max \(figure.format(Double(spread.max))) over \(best.samples.count) seed\(best.samples.count == 1 ? "" : "s")")
         }
+        lines += edgeNotes
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A figure's column title.
+    static func title(_ figure: TuneFigure) -> String {
+        switch figure {
+        case .stallP95: "p95 stall"
+        case .peakMemory: "peak memory"
+        default: figure.name
+        }
     }
 }
 
@@ -106,5 +144,13 @@ enum TextTable {
                 return leftAligned.contains(column) ? text + pad : pad + text
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }
+    }
+}
+
+extension TuneFigure {
+    /// `value` as the table shows it (`format`), read back as a number in the unit shown
+    /// (`112.1 MiB` → 112.1).
+    func shown(_ value: Double) -> Double {
+        Double(format(value).prefix { $0 != " " })!
     }
 }

@@ -72,8 +72,11 @@ public struct TuneSearch: Sendable {
         public var seeds: Int
     }
 
-    /// Runs the search on `jobs` threads.
-    public func run(method: TuneMethod, jobs: Int, progress: (Int) -> Void = { _ in }) throws -> Outcome {
+    /// Runs the search on `jobs` threads. `progress` gets the runs done and the runs the search
+    /// expects to simulate in all: exact for an exhaustive search; for halving, re-estimated
+    /// as each rung starts (a rung keeps more than a third when candidates tie), never below
+    /// the runs done.
+    public func run(method: TuneMethod, jobs: Int, progress: (_ done: Int, _ expected: Int) -> Void = { _, _ in }) throws -> Outcome {
         var candidates = (0..<space.candidateCount).map { number in
             let run = space.configuration(of: number)
             let identity = run.emptyResult
@@ -83,7 +86,7 @@ public struct TuneSearch: Sendable {
         let full = space.candidateCount * space.workloadCount * space.seedCount
         let method = method == .auto ? (full <= Self.exhaustiveLimit ? .exhaustive : .halving) : method
         var runs = 0
-        func evaluate(_ numbers: [Int], seeds: Range<Int>) throws {
+        func evaluate(_ numbers: [Int], seeds: Range<Int>, expected: Int) throws {
             var work: [(candidate: Int, workload: Int, seed: Int)] = []
             for number in numbers {
                 for seed in seeds {
@@ -94,7 +97,7 @@ public struct TuneSearch: Sendable {
             let indices = work.map { space.runIndex(candidate: $0.candidate, workload: $0.workload, seed: $0.seed) }
             var sample = TuneSample()
             _ = try SweepRunner.run(count: work.count, jobs: jobs, configuration: { space.plan.configuration(at: indices[$0]) },
-                                    progress: { progress(runs + $0) }) { position, result in
+                                    progress: { progress(runs + $0, expected) }) { position, result in
                 sample.add(result.metricValues)
                 if work[position].workload == space.workloadCount - 1 {
                     candidates[work[position].candidate].samples.append(sample)
@@ -105,14 +108,14 @@ public struct TuneSearch: Sendable {
         }
         switch method {
         case .exhaustive, .auto:
-            try evaluate(Array(candidates.indices), seeds: 0..<space.seedCount)
+            try evaluate(Array(candidates.indices), seeds: 0..<space.seedCount, expected: full)
         case .halving:
             var alive = Array(candidates.indices)
             var evaluated = 0
             var rung = 1
             while true {
                 let target = min(rung, space.seedCount)
-                try evaluate(alive, seeds: evaluated..<target)
+                try evaluate(alive, seeds: evaluated..<target, expected: runs + halvingRuns(alive: alive.count, evaluated: evaluated, rung: rung))
                 evaluated = target
                 if target == space.seedCount { break }
                 let ranked = criteria.rank(alive.map { candidates[$0] }).map(\.number)
@@ -126,5 +129,17 @@ public struct TuneSearch: Sendable {
             }
         }
         return Outcome(candidates: candidates, method: method, runs: runs, seeds: space.seedCount)
+    }
+
+    /// The runs successive halving simulates from the rung with `alive` candidates, `evaluated`
+    /// seeds done and `rung` seeds to reach, if every later rung keeps exactly a third.
+    func halvingRuns(alive: Int, evaluated: Int, rung: Int) -> Int {
+        var (alive, evaluated, rung, total) = (alive, evaluated, rung, 0)
+        while true {
+            let target = min(rung, space.seedCount)
+            total += alive * space.workloadCount * (target - evaluated)
+            if target == space.seedCount { return total }
+            (alive, evaluated, rung) = (max(1, (alive + Self.eta - 1) / Self.eta), target, rung * Self.eta)
+        }
     }
 }

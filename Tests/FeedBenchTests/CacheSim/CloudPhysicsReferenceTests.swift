@@ -3,7 +3,7 @@ import Testing
 
 /// `bench cachesim` reproduces what libCacheSim's cachesim printed for the CloudPhysics trace
 /// (`shared/traces/README.md`): exact miss counts and missed bytes.
-@Suite struct CloudPhysicsReferenceTests {
+@Suite(.needsCloudPhysics) struct CloudPhysicsReferenceTests {
     struct Expected: Sendable, CustomTestStringConvertible {
         var policy: String
         var capacity: Int64

@@ -143,7 +143,7 @@ import Testing
         }
     }
 
-    @Test("libCacheSim's misses on CloudPhysics, counting objects and bytes")
+    @Test("libCacheSim's misses on CloudPhysics, counting objects and bytes", .needsCloudPhysics)
     func cloudPhysics() throws {
         let (objects, bytes) = try SharedFiles.cloudPhysicsResults("arc")
         #expect(objects.map(\.misses) == [94229, 88002, 69901])

@@ -221,12 +221,9 @@ struct NaiveLFUDA: NaiveSimpleModel {
 
 /// CLOCK and SIEVE on cloudphysics.csv give exactly libCacheSim's miss counts and missed bytes
 /// (shared/traces/README.md).
-@Suite struct ModernSimplePoliciesTraceTests {
-    /// `shared/traces/` beside the package root (this file is Tests/FeedBenchTests/Caching/…).
-    static let tracesFolder: String = {
-        let components = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        return components.dropLast(4).joined(separator: "/") + "/../shared/traces"
-    }()
+@Suite(.needsCloudPhysics) struct ModernSimplePoliciesTraceTests {
+    /// `shared/traces/` beside the package root.
+    static let tracesFolder = String(SharedFiles.cloudPhysics.dropLast("/cloudphysics.csv".count))
 
     struct Expected {
         var policy: String

@@ -121,7 +121,7 @@ import Testing
         }
     }
 
-    @Test("libCacheSim's misses on CloudPhysics, counting objects and bytes")
+    @Test("libCacheSim's misses on CloudPhysics, counting objects and bytes", .needsCloudPhysics)
     func cloudPhysics() throws {
         let (objects, bytes) = try SharedFiles.cloudPhysicsResults("s3fifo")
         #expect(objects.map(\.misses) == [94559, 85691, 74318])

@@ -112,7 +112,7 @@ import Testing
         }
     }
 
-    @Test("libCacheSim's misses on CloudPhysics, counting objects and bytes")
+    @Test("libCacheSim's misses on CloudPhysics, counting objects and bytes", .needsCloudPhysics)
     func cloudPhysics() throws {
         let (objects, bytes) = try SharedFiles.cloudPhysicsResults("2q")
         #expect(objects.map(\.misses) == [94573, 88160, 72818])

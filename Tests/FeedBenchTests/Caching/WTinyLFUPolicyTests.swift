@@ -288,13 +288,6 @@ struct WTinyLFUPolicyTests {
 
     // MARK: libCacheSim's figures
 
-    static var cloudphysicsPath: String {
-        // …/Tests/FeedBenchTests/Caching/WTinyLFUPolicyTests.swift → package root → ../shared/traces
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("../shared/traces/cloudphysics.csv").standardized.path
-    }
-
     /// libCacheSim's WTinyLFU-w0.01-SLRU on cloudphysics (shared/traces/README.md): capacity,
     /// misses, missed bytes (count mode: bytes not given).
     static let libCacheSimCounts: [(Int64, Int, Int64?)] = [(489, 96480, nil), (4897, 88374, nil), (12243, 73668, nil)]
@@ -302,10 +295,9 @@ struct WTinyLFUPolicyTests {
         (20_297_697, 94076, 4_264_131_584), (202_976_972, 87296, 3_900_783_104), (507_442_432, 75881, 3_222_775_808),
     ]
 
-    @Test("cloudphysics: within 0.5 % of libCacheSim's misses", arguments: [CapacityUnit.objects, .bytes])
+    @Test("cloudphysics: within 0.5 % of libCacheSim's misses", .needsCloudPhysics, arguments: [CapacityUnit.objects, .bytes])
     func cloudphysics(unit: CapacityUnit) throws {
-        let path = Self.cloudphysicsPath
-        try #require(FileManager.default.fileExists(atPath: path), "missing trace \(path)")
+        let path = SharedFiles.cloudPhysics
         let expected = unit == .objects ? Self.libCacheSimCounts : Self.libCacheSimBytes
         let simulation = CacheSimulation(policies: [PolicySpec(.wtinylfu)], capacities: expected.map(\.0), unit: unit)
         let results = try simulation.run(tracePath: path)

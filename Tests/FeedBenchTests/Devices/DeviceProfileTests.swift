@@ -1,8 +1,9 @@
 import Foundation
+import TestScratch
 import Testing
 @testable import FeedBench
 
-@Suite struct DeviceProfileTests {
+@Suite(.scratchFolder) struct DeviceProfileTests {
     @Test func builtInProfilesCarryTheReferenceFacts() throws {
         #expect(DeviceProfile.builtIn.map(\.name) == ["low-end", "mid", "high-end", "tablet"])
         // A full-width square bitmap: ≈2.25 MB on the SE, ≈5.5 MB on an iPhone 13.
@@ -29,8 +30,7 @@ import Testing
     @Test func userProfilesRoundTripThroughJSONAndBadFieldsAreNamed() throws {
         var phone = DeviceProfile.lowEnd
         phone.name = "my-phone"
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("profile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try SharedFiles.scratchDirectory()
         let path = folder.appendingPathComponent("my-phone.json").path
         try JSONEncoder().encode(phone).write(to: URL(fileURLWithPath: path))
         #expect(try DeviceProfile.named(path) == phone)

@@ -1,9 +1,10 @@
 import Foundation
 import GRDBSQLite
+import TestScratch
 import Testing
 @testable import FeedBench
 
-@Suite struct FeedStoreTests {
+@Suite(.scratchFolder) struct FeedStoreTests {
     static let hour: Int64 = 3_600 * 1_000_000_000
 
     func image(_ url: UInt64) -> ImageDescriptor {

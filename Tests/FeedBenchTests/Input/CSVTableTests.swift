@@ -1,9 +1,10 @@
+import TestScratch
 import Testing
 @testable import FeedBench
 
 /// RFC 4180 as `CSVTable` reads it: quoted fields, embedded commas, quotes and line ends,
 /// CRLF, and one-line refusals that name the line.
-@Suite struct CSVTableTests {
+@Suite(.scratchFolder) struct CSVTableTests {
     func parse(_ text: String) throws -> CSVTable { try CSVTable(parsing: Array(text.utf8), source: "t.csv") }
 
     func refusal(_ text: String) -> InputError? {

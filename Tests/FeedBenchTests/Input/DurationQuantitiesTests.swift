@@ -32,4 +32,19 @@ import Testing
             try Quantities.duration("3000000h", source: "--duration")
         }
     }
+
+    /// A scroll session — `--duration` of run, sweep, tune and trace generate, a sweep config's
+    /// `duration` — lasts up to a day: longer traces are not built (25 h used to trap).
+    @Test func aSessionLastsUpToADay() throws {
+        #expect(try Quantities.sessionDuration("24h", source: "--duration") == ScrollTrace.maximumDuration)
+        #expect(try Quantities.sessionDuration("2m", source: "--duration") == 120_000_000_000)
+        for bad in ["25h", "86400001ms", "1441m"] {
+            #expect(throws: InputError(source: "--duration", "expected a duration up to 24h, found \(InputError.quote(bad))"), "\(bad)") {
+                try Quantities.sessionDuration(bad, source: "--duration")
+            }
+        }
+        #expect(throws: InputError(source: "--duration", "expected a positive duration, found \"0s\"")) {
+            try Quantities.sessionDuration("0s", source: "--duration")
+        }
+    }
 }

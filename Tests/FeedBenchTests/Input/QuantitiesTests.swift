@@ -15,4 +15,23 @@ import Testing
             #expect(throws: InputError.self, "\(bad)") { try Quantities.byteCount(bad, source: "--capacity") }
         }
     }
+
+    /// A size is refused without a unit — is `--memory-limit 200` bytes or megabytes? — and the
+    /// refusal lists the units; a bare number is only for what may be a count (`--capacity`).
+    @Test func sizesNeedAUnit() throws {
+        #expect(try Quantities.byteSize("200MB", source: "-") == 200_000_000)
+        #expect(try Quantities.byteSize("64KiB", source: "-") == 65536)
+        #expect(try Quantities.byteSize("4897b", source: "-") == 4897)
+        #expect(throws: InputError(source: "--memory-limit", "expected a size with a unit, such as 200MB or 64KiB (B, KB, MB, GB, TB, KiB, MiB, GiB or TiB), found \"200\" without one")) {
+            try Quantities.byteSize("200", source: "--memory-limit")
+        }
+        // 0 needs no unit to be 0, and is refused as not positive.
+        #expect(throws: InputError(source: "--memory-limit", "expected a positive size with a unit, such as 200MB or 64KiB (B, KB, MB, GB, TB, KiB, MiB, GiB or TiB), found \"0\"")) {
+            try Quantities.byteSize("0", source: "--memory-limit")
+        }
+        for bad in ["-5MB", "MB", "1.5", "nan"] {
+            #expect(throws: InputError.self, "\(bad)") { try Quantities.byteSize(bad, source: "--memory-limit") }
+        }
+        #expect(try Quantities.byteCount("200", source: "--capacity") == 200)
+    }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import TestScratch
 import Testing
 @testable import FeedBench
 
 /// Launches, strategies, offline spans and memory pressure (issue: app lifecycle and the
 /// seeds' strategies), each pinned on whole runs.
-@Suite struct LaunchLifecycleTests {
+@Suite(.scratchFolder) struct LaunchLifecycleTests {
     static func configuration(strategy: LaunchStrategy = .cacheFirst, window: Int = 10, behavior: ScrollBehavior = .browser,
                               duration: Int64 = 20_000_000_000, launches: Int = 1) throws -> RunConfiguration {
         var run = try RunConfiguration.standard(profile: .lowEnd, policy: PolicySpec(.lru), window: .items(PrefetchWindow(ahead: window)),
@@ -16,8 +17,7 @@ import Testing
 
     /// A file-backed feed store filled by one cacheFirst launch (50 images fetched, a few viewed).
     static func filledStore() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lifecycle-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try SharedFiles.scratchDirectory()
         let path = folder.appendingPathComponent("feed.sqlite").path
         _ = try FeedSimulation.run(configuration(duration: 3_000_000_000), storePath: path)
         return path
@@ -64,8 +64,7 @@ import Testing
     @Test func aLaunchMoreThanADayAfterTheNewestImageMakesTheRefreshCall() throws {
         /// Launch calls with 60 unviewed images stored `hoursAgo` before the launch (no fill needed).
         func launchCalls(storedHoursAgo hoursAgo: Int64) throws -> Int {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("refresh-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = try SharedFiles.scratchDirectory()
             let path = folder.appendingPathComponent("feed.sqlite").path
             let catalog = ImageCatalog(seed: 9)
             try FeedStore(path: path).insert((0..<60).map { catalog.descriptor(UInt64($0)) }, at: -hoursAgo * 3_600_000_000_000)
@@ -89,8 +88,7 @@ import Testing
     /// later session — its clock resumes after the first, it is shown only images the first
     /// did not show — and the same store file always gives the same result.
     @Test func aSecondRunOnAStoreFileContinuesTheFirst() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("session-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try SharedFiles.scratchDirectory()
         let path = folder.appendingPathComponent("feed.sqlite").path
         let run = try Self.configuration(duration: 5_000_000_000, launches: 2)
         let first = try FeedSimulation.run(run, storePath: path)

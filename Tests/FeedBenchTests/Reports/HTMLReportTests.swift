@@ -1,10 +1,11 @@
 import FeedBench
 import Foundation
+import TestScratch
 import Testing
 
 /// `bench report`'s page read back as markup: the charts a person expects, with the series,
 /// points, axis titles, limits and recommendation that the results say they should have.
-@Suite struct HTMLReportTests {
+@Suite(.scratchFolder) struct HTMLReportTests {
     static let lowEnd = SharedFiles.packageRoot.appendingPathComponent("results/low-end.csv").path
 
     static func page(_ paths: [String] = [lowEnd], timeline: String? = nil) throws -> MarkupElement {

@@ -1,5 +1,7 @@
 import FeedBench
 import Foundation
+import TestScratch
+import Testing
 
 /// Paths of files the tests read or write.
 enum SharedFiles {
@@ -11,11 +13,10 @@ enum SharedFiles {
     static let cloudPhysics = packageRoot.deletingLastPathComponent()
         .appendingPathComponent("shared/traces/cloudphysics.csv").path
 
-    /// A fresh, empty scratch directory.
+    /// A fresh, empty scratch directory, removed when the test ends (the suite needs the
+    /// `.scratchFolder` trait).
     static func scratchDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedbench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try ScratchFolder.make()
     }
 
     /// Writes `text` to a new file in a scratch directory and returns its path.
@@ -36,5 +37,13 @@ extension SharedFiles {
         let bytes = try CacheSimulation(policies: [spec], capacities: [20297697, 202976972, 507442432], unit: .bytes)
             .run(tracePath: cloudPhysics)
         return (objects, bytes)
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Skips a test that reads the CloudPhysics trace when it is not beside the package.
+    static var needsCloudPhysics: Self {
+        .enabled(if: FileManager.default.isReadableFile(atPath: SharedFiles.cloudPhysics),
+                 "\(SharedFiles.cloudPhysics) is missing (it comes with ../shared, beside the package): the libCacheSim reference is not checked")
     }
 }

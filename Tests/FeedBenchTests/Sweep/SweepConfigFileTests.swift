@@ -1,10 +1,11 @@
 @testable import FeedBench
 import Foundation
+import TestScratch
 import Testing
 
 /// Sweep configs: JSON and YAML give the same grid; every malformed config is refused in one
 /// line naming the file, the line and the key.
-@Suite struct SweepConfigFileTests {
+@Suite(.scratchFolder) struct SweepConfigFileTests {
     let json = """
     {"profiles": ["low-end", "mid"], "policies": ["lru", "lfu"], "windows": [0, 10, 20],
      "behaviors": ["browser", "skimmer"], "seeds": [1, 2, 3], "duration": "30s", "launches": 2}
@@ -53,6 +54,7 @@ import Testing
         ("launches: [1]", "s.json:1: launches: expected one value, found a list"),
         ("launches: 0", "s.json:1: launches: expected a whole number of launches from 1 to 1000, found \"0\""),
         ("duration: soon", "s.json:1: duration:"),
+        ("duration: 25h", "s.json:1: duration: expected a duration up to 24h, found \"25h\""),
     ])
     func malformedConfigsAreRefused(text: String, expected: String) {
         #expect {
@@ -66,7 +68,9 @@ import Testing
         ("windows: [0, 10, fast]", "s.yaml:1: windows: unknown window \"fast\""),
         ("policies:\n  - lru\n  - mru", "s.yaml:3: policies: unknown policy \"mru\""),
         ("seeds: [1, -2]", "s.yaml:1: seeds: expected a seed from 0 to"),
-        ("memory_limits: [150MB, 150000000]", "s.yaml:1: memory_limits: expected each value once, found \"150000000\", the same as \"150MB\""),
+        ("memory_limits: [150MB, 150000000B]", "s.yaml:1: memory_limits: expected each value once, found \"150000000B\", the same as \"150MB\""),
+        ("memory_limits: [200]", "s.yaml:1: memory_limits: expected a size with a unit, such as 200MB or 64KiB"),
+        ("disk_limits: [150000000]", "s.yaml:1: disk_limits: expected a size with a unit, such as 200MB or 64KiB"),
         ("profiles: [pixel]", "s.yaml:1: profiles: unknown profile \"pixel\""),
         ("policies: [belady]", "s.yaml:1: policies: belady needs every future request"),
         ("behaviors: [scroller]", "s.yaml:1: behaviors: unknown behaviour \"scroller\""),

@@ -1,11 +1,12 @@
 @testable import FeedBench
 import Foundation
+import TestScratch
 import Testing
 
 /// A sweep's file: the same bytes whatever the number of jobs, after an interruption and a
 /// resume, and from merged shards; seed aggregates that are the mean, min and max of the rows
 /// above them; and merges of files that do not belong together refused.
-@Suite struct SweepJobTests {
+@Suite(.scratchFolder) struct SweepJobTests {
     /// 2 policies × 2 windows × 3 seeds of a 10-second browser session on low-end: 12 runs.
     func plan(seeds: [String] = ["1", "2", "3"], policies: [String] = ["lru", "fifo"]) throws -> SweepPlan {
         var grid = SweepGrid()

@@ -64,4 +64,31 @@ import Testing
         #expect(run.pipeline.memoryLimits.maxBytes == 64_000_000)
         #expect(run.pipeline.memoryLimits.maxCount == 100)
     }
+
+    /// `--offline launch:N` needs an N-th launch, wherever the launches were set (a config file
+    /// or `--launches`).
+    @Test func anOfflineLaunchBeyondTheLaunchesIsRefused() throws {
+        var one = grid(["profiles": ["low-end"], "policies": ["lru"], "windows": ["0"], "behaviors": ["browser"]])
+        try one.session.offline.add("launch:5", source: "--offline")
+        #expect(throws: InputError(source: "--offline", "expected launch:N with N at most the 1 launch of a run (--launches), found \"launch:5\"")) {
+            try SweepPlan(one)
+        }
+        one.session.launches = 4
+        #expect(throws: InputError(source: "--offline", "expected launch:N with N at most the 4 launches of a run (--launches), found \"launch:5\"")) {
+            try SweepPlan(one)
+        }
+        one.session.launches = 5
+        #expect(try SweepPlan(one).count == 1)
+    }
+
+    /// `--trace` takes behaviours and recorded files alike, in run, sweep and tune.
+    @Test func tracesAreSortedIntoBehavioursAndRecordings() throws {
+        var grid = SweepGrid()
+        try grid.addTraces(SweepGrid.values(["skimmer,mine.csv", "reader"], option: "--trace"))
+        #expect(grid.behaviors.map(\.text) == ["skimmer", "reader"] && grid.traces.map(\.text) == ["mine.csv"])
+        #expect(grid.behaviors.allSatisfy { $0.source == "--trace" })
+        #expect(throws: InputError(source: "--trace", "unknown behaviour \"walker\"; expected one of reader, browser, skimmer, revisitor or a .csv file")) {
+            try grid.addTraces(SweepGrid.values(["walker"], option: "--trace"))
+        }
+    }
 }

@@ -1,11 +1,12 @@
 @testable import FeedBench
 import Foundation
+import TestScratch
 import Testing
 
 /// `bench tune --results`: a sweep's rows read back give exactly the samples, front and
 /// recommendation the search gets by simulating the same grid; aggregate rows are checked, not
 /// counted; files that cannot be scored fairly are refused with the line that shows why.
-@Suite struct TuneResultsTests {
+@Suite(.scratchFolder) struct TuneResultsTests {
     /// low-end × lru, fifo × windows 0, 20 × browser, skimmer × seeds 1–3, 5-second sessions:
     /// 24 runs, 4 candidates, each followed by its mean, min and max rows per workload.
     static let smallSweep: String = {

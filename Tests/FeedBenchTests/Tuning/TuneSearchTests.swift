@@ -86,4 +86,22 @@ import Testing
             #expect(throws: InputError.self) { try TuneConstraint.parse(bad, source: "--constraint") }
         }
     }
+
+    /// The progress a terminal shows: runs done never past the runs expected, both ending at
+    /// the runs simulated, for either method.
+    @Test(arguments: [TuneMethod.exhaustive, .halving])
+    func progressCountsUpToTheRunsSimulated(method: TuneMethod) throws {
+        var grid = SweepGrid()
+        grid.profiles = [SweepGrid.Value("low-end", source: "test")]
+        grid.policies = ["lru", "fifo"].map { SweepGrid.Value($0, source: "test") }
+        grid.windows = ["0", "20"].map { SweepGrid.Value($0, source: "test") }
+        grid.behaviors = [SweepGrid.Value("browser", source: "test")]
+        grid.seeds = (1...3).map { SweepGrid.Value(String($0), source: "test") }
+        grid.session.duration = 5_000_000_000
+        var reports: [(done: Int, expected: Int)] = []
+        let outcome = try search(TuneSpace(plan: SweepPlan(grid))).run(method: method, jobs: 2) { reports.append(($0, $1)) }
+        #expect(!reports.isEmpty && reports.allSatisfy { $0.done <= $0.expected })
+        #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.done <= $1.done })
+        #expect(reports.last?.done == outcome.runs && reports.last?.expected == outcome.runs)
+    }
 }

@@ -1,8 +1,9 @@
+import TestScratch
 import Testing
 @testable import FeedBench
 
 /// What the key-trace reader accepts, what it refuses, and how it says so.
-@Suite struct KeyTraceReaderTests {
+@Suite(.scratchFolder) struct KeyTraceReaderTests {
     func read(_ text: String) throws -> (KeyTraceBatch, KeyTraceSummary) {
         try KeyTraceReader(path: SharedFiles.write(text)).load()
     }

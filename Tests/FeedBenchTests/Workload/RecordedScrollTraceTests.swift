@@ -1,10 +1,11 @@
 import Foundation
+import TestScratch
 import Testing
 @testable import FeedBench
 
 /// Recorded scroll traces: resampling, every refusal with its line and column, and the round
 /// trip through `ScrollTrace.write`.
-@Suite struct RecordedScrollTraceTests {
+@Suite(.scratchFolder) struct RecordedScrollTraceTests {
     func read(_ text: String, name: String = "input.csv", refreshRate: Int = 60) throws -> ScrollTrace {
         try RecordedScrollTrace.read(path: SharedFiles.write(text, name: name), refreshRate: refreshRate)
     }
