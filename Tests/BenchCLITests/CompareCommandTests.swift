@@ -172,7 +172,7 @@ import Testing
     @Test func filesWithNoIdentityInCommonAreRefused() throws {
         let (path, text, folder) = try generate()
         let mid = folder.appendingPathComponent("mid.csv").path
-        let run = try BenchProcess.run(["run", "--profile", "mid", "--window", "0", "--trace", "browser", "--duration", "5s", "--out", mid])
+        let run = try BenchProcess.run(["run", "--profile", "mid", "--memory-limit", "1x", "--seed", "1", "--window", "0", "--trace", "browser", "--duration", "5s", "--out", mid])
         #expect(run.status == 0, "\(run.stderr)")
         expectRefusal(try BenchProcess.run(["compare", path, mid]),
                       startingWith: "\(path): expected rows with an identity also in \(mid), found no identity in common (8 rows here, 4 there)\n")

@@ -206,7 +206,7 @@ public struct TuneCriteria: Sendable {
     }
 
     /// Best first. Feasible candidates first; the best by mean objective (ties: mean display
-    /// p95, mean bytes downloaded, mean peak memory, mean requests, candidate number) and every
+    /// p95, mean bytes downloaded, mean requests, mean peak memory, candidate number) and every
     /// feasible candidate within its noise come first, ordered by memory-cache limit, then mean
     /// bytes downloaded, then as the best was chosen; then the rest as the best was chosen.
     /// O(n log n × samples).
@@ -218,7 +218,7 @@ public struct TuneCriteria: Sendable {
         func better(_ a: TuneCandidate, _ b: TuneCandidate) -> Bool {
             let (fa, fb) = (feasible(a), feasible(b))
             if fa != fb { return fa }
-            for figure in [objective, .displayP95, .bytes, .peakMemory, .requests] {
+            for figure in [objective, .displayP95, .bytes, .requests, .peakMemory] {
                 let (x, y) = (a.spread(figure).mean, b.spread(figure).mean)
                 if x != y { return x < y }
             }
