@@ -31,7 +31,8 @@ import Testing
         // Nothing to fetch: no links, sources or addresses but the SVG namespace.
         #expect(html.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "").range(of: "https?://", options: .regularExpression) == nil)
         #expect(!html.contains("<link") && !html.contains(" src="))
-        #expect(html.components(separatedBy: "<svg class=\"chart\"").count - 1 == 1 + 2 * 3)
+        // Stalls against cache size and the Pareto chart, then 4 charts for each of the 2 traces.
+        #expect(html.components(separatedBy: "<svg class=\"chart\"").count - 1 == 2 + 2 * 4)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["a.html", "b.html"])
     }
 

@@ -1,7 +1,8 @@
 /// `bench report`'s page: one self-contained HTML file (inline CSS and SVG, a few lines of
 /// inline script to sort the table; nothing fetched, opens offline) with, per profile, the
-/// memory/stall Pareto front and `MatrixSummary`'s recommendation, then hit rate, stall p95
-/// and peak memory against the prefetch window for each group of runs (`ReportCharts`),
+/// recommendation (`MatrixSummary`), stalls against cache size at the recommended window and
+/// the memory/stall Pareto front, then stalls, display-wait p95, hit rate and peak memory
+/// against the prefetch window for each trace, seeds averaged (`ReportCharts`),
 /// memory over time for each run of a timeline, and a sortable table of every row.
 /// Deterministic: the same inputs give the same bytes (no clock, no dictionary order).
 public enum HTMLReport {
@@ -20,7 +21,7 @@ public enum HTMLReport {
         page.line("</head>")
         page.line("<body>")
         page.line("<h1>FeedBench report</h1>")
-        let inputs = results.map { "\(code($0.path)) (\(runs($0.rows.count)))" } + (timeline.map { ["timeline " + code($0.path)] } ?? [])
+        let inputs = results.map { "\(code($0.path)) (\(runs($0.rows.filter { !$0.isAggregate }.count)))" } + (timeline.map { ["timeline " + code($0.path)] } ?? [])
         page.line("<p class=\"inputs\">From \(inputs.joined(separator: ", ")).</p>")
         page.line("<p class=\"help\">Hover a point for its figures. Prefetch windows that are plain item counts sit on a numeric axis; "
                   + "when a chart has other forms (N+M, Xscreens, device, velocity, adaptive:N) every window is a category, in the order "
@@ -33,12 +34,14 @@ public enum HTMLReport {
             page.line("<h2>\(SVGText.escape(name))\(profile.map { " — " + SVGText.escape($0.model) } ?? " — not a built-in profile")</h2>")
             page.line("<p class=\"recommendation\">\(SVGText.escape(recommendation(profile: profile, rows: profileRows)))</p>")
             page.line("<div class=\"charts\">")
+            if let sizes = charts.cacheSizes(profileName: name, profile: profile, rows: profileRows) { page.append(SVGChart.render(sizes)) }
             page.append(SVGChart.render(ReportCharts.pareto(profileName: name, profile: profile, rows: profileRows)))
             page.line("</div>")
+            let cache = profile.flatMap { MatrixSummary(profile: $0, runs: profileRows.map(\.summaryRun)).recommended?.memoryLimitBytes }
             for group in ReportCharts.groups(profileRows) {
                 page.line("<h3>\(SVGText.escape(group.key[2])) · network \(SVGText.escape(group.key[1]))</h3>")
                 page.line("<div class=\"charts\">")
-                for chart in charts.windowCharts(group, profile: profile) { page.append(SVGChart.render(chart)) }
+                for chart in charts.windowCharts(group, profile: profile, cache: cache) { page.append(SVGChart.render(chart)) }
                 page.line("</div>")
             }
             page.line("</section>")
@@ -146,8 +149,8 @@ public enum HTMLReport {
     h3{font-size:16px;margin:18px 0 6px}
     p{max-width:1100px;line-height:1.45;font-size:14px}.help{color:#444}.recommendation{font-weight:600}
     code{font-size:13px;background:#f3f3f3;padding:1px 4px;border-radius:3px}
-    .charts{display:grid;grid-template-columns:repeat(auto-fill,600px);gap:12px 16px}
-    svg.chart{background:#fff;border:1px solid #ddd;border-radius:4px;font-family:inherit}
+    .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,600px),600px));gap:12px 16px}
+    svg.chart{background:#fff;border:1px solid #ddd;border-radius:4px;font-family:inherit;max-width:100%;height:auto}
     svg.chart .chart-title{font-size:15px;font-weight:600;fill:#1a1a1a}svg.chart .chart-subtitle{font-size:12px;fill:#555}
     svg.chart .tick,svg.chart .legend-label{font-size:12px;fill:#222}svg.chart .axis-title{font-size:13px;fill:#1a1a1a}
     svg.chart .reference-label{font-size:12px;font-weight:600}svg.chart .chart-note{font-size:12px;fill:#8a1c00}

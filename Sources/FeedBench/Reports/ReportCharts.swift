@@ -24,14 +24,14 @@ struct ReportCharts {
         return style
     }
 
-    /// Runs that share everything but policy, limits and window: one set of window charts.
+    /// Runs that share everything but policy, limits, window and seed: one set of window charts.
     struct Group {
-        /// profile, network, trace, seed, launches, scenario.
+        /// profile, network, trace, launches, scenario.
         let key: [String]
         let rows: [ReportRows.Row]
     }
 
-    static let groupColumns = ["profile", "network", "trace", "seed", "launches", "scenario"].map(ReportRows.column)
+    static let groupColumns = ["profile", "network", "trace", "launches", "scenario"].map(ReportRows.column)
 
     static func groups(_ rows: [ReportRows.Row]) -> [Group] {
         let keyOf = { (row: ReportRows.Row) in groupColumns.map { row.identity[$0] } }
@@ -74,27 +74,35 @@ struct ReportCharts {
 
     static let hitRate = WindowMetric(kind: "hit-rate", title: "Hit rate", yTitle: "hit rate (%, memory + disk)", yRange: 0...100,
                                       y: { Double($0.value("hit_rate")) / 10_000 }, note: { FixedPoint.decimal($0, decimals: 1) + " %" })
-    static let stallP95 = WindowMetric(kind: "stall-p95", title: "Stall p95", yTitle: "p95 stall (ms)", yRange: nil,
-                                       y: { Double($0.value("stall_ms_p95")) / 1000 }, note: { FixedPoint.decimal($0, decimals: 1) + " ms" })
+    static let stalls = WindowMetric(kind: "stalls", title: "Stalls", yTitle: "stalls (displays that waited)", yRange: nil,
+                                     y: { Double($0.value("stalls")) }, note: { FixedPoint.decimal($0, decimals: 1) + " stalls" })
+    static let displayP95 = WindowMetric(kind: "display-p95", title: "Display wait p95", yTitle: "p95 wait of every display (ms)", yRange: nil,
+                                         y: { Double($0.value("display_latency_ms_p95")) / 1000 }, note: { FixedPoint.decimal($0, decimals: 1) + " ms" })
     static let peakMemory = WindowMetric(kind: "peak-memory", title: "Peak memory", yTitle: "peak tracked memory (MiB)", yRange: nil,
                                          y: { Double($0.value("peak_memory_bytes")) / 1_048_576 }, note: { FixedPoint.decimal($0, decimals: 1) + " MiB" })
 
-    /// The hit-rate, stall-p95 and peak-memory charts of one group.
-    mutating func windowCharts(_ group: Group, profile: DeviceProfile?) -> [Chart] {
-        let (axis, xOf) = Self.windowAxis(ReportRows.distinct(group.rows.map(\.window)))
-        // A series per configuration: policy, and limits when they differ within the group.
-        let configurations = ReportRows.distinct(group.rows.map { [$0.policy, $0.memoryLimit, $0.diskLimit] })
-        let policies = configurations.map { $0[0] }
-        let unique = Set(policies).count == policies.count
+    /// The stalls, display-wait p95, hit-rate and peak-memory charts of one group: one line per
+    /// policy (and disk limit, when those differ), each point the mean over the seeds (its
+    /// range in the point's note), all at one memory-cache size — `cache` (the profile's
+    /// recommended size) when the group has it, otherwise the group's first — so that a chart
+    /// never holds a line per seed or per size.
+    mutating func windowCharts(_ group: Group, profile: DeviceProfile?, cache: Int64?) -> [Chart] {
+        let limits = ReportRows.distinct(group.rows.map(\.memoryLimit))
+        let limit = cache.map(String.init).flatMap { limits.contains($0) ? $0 : nil } ?? limits[0]
+        let rows = group.rows.filter { $0.memoryLimit == limit }
+        let (axis, xOf) = Self.windowAxis(ReportRows.distinct(rows.map(\.window)))
+        let configurations = ReportRows.distinct(rows.map { [$0.policy, $0.diskLimit] })
+        let disks = Set(configurations.map { $0[1] }).count
         func name(_ configuration: [String]) -> String {
-            guard !unique else { return configuration[0] }
-            let cache = FixedPoint.mebibytes(Int64(configuration[1]) ?? 0)
-            return "\(configuration[0]) · \(cache)" + (Set(configurations.map { $0[1] }).count == configurations.count ? "" : " · disk \(FixedPoint.mebibytes(Int64(configuration[2]) ?? 0))")
+            configuration[0] + (disks == 1 ? "" : " · disk \(FixedPoint.mebibytes(Int64(configuration[1]) ?? 0))")
         }
-        let subtitle = zip(["network", "trace", "seed", "launches", "scenario"], group.key.dropFirst())
-            .map { "\($0) \($1)" }.joined(separator: " · ")
+        let seeds = Set(rows.map { $0.identity[ReportRows.seed] }).count
+        let size = FixedPoint.mebibytes(Int64(limit) ?? 0)
+        let sizeText = limits.count == 1 ? "cache \(size)" : "cache \(size) (\(cache.map(String.init) == limit ? "recommended; " : "")\(limits.count) tried)"
+        let session = (group.key[3] == "1" ? [] : ["\(group.key[3]) launches"]) + (group.key[4] == "cacheFirst" ? [] : [group.key[4]])
+        let subtitle = ([group.key[1]] + session + [sizeText, "mean of \(seeds) seed\(seeds == 1 ? "" : "s")"]).joined(separator: " · ")
         var charts: [Chart] = []
-        for metric in [Self.hitRate, Self.stallP95, Self.peakMemory] {
+        for metric in [Self.stalls, Self.displayP95, Self.hitRate, Self.peakMemory] {
             var chart = Chart(kind: metric.kind, title: "\(metric.title) · \(group.key[0]) · \(group.key[2])",
                               xTitle: axis == .numeric ? "prefetch window (items ahead)" : "prefetch window",
                               yTitle: metric.yTitle, xAxis: axis)
@@ -102,11 +110,12 @@ struct ReportCharts {
             chart.yRange = metric.yRange
             for configuration in configurations {
                 let label = name(configuration)
-                let rows = group.rows.filter { [$0.policy, $0.memoryLimit, $0.diskLimit] == configuration }
-                    .sorted { xOf[$0.window]! < xOf[$1.window]! }
-                let points = rows.map { row in
-                    let y = metric.y(row)
-                    return Chart.Point(x: xOf[row.window]!, y: y, note: "\(label), window \(row.window): \(metric.note(y))")
+                let mine = rows.filter { [$0.policy, $0.diskLimit] == configuration }
+                let points = ReportRows.distinct(mine.map(\.window)).sorted { xOf[$0]! < xOf[$1]! }.map { window in
+                    let ys = mine.filter { $0.window == window }.map(metric.y)
+                    let mean = ys.reduce(0, +) / Double(ys.count)
+                    let range = ys.count > 1 ? " (\(metric.note(ys.min()!))–\(metric.note(ys.max()!)))" : ""
+                    return Chart.Point(x: xOf[window]!, y: mean, note: "\(label), window \(window): \(metric.note(mean))\(range)")
                 }
                 chart.series.append(Chart.Series(name: label, style: style(label), points: points))
             }
@@ -136,16 +145,45 @@ struct ReportCharts {
         }
     }
 
+    // MARK: Cache size
+
+    /// The decision's other axis: mean stalls a seed against the memory-cache size, at the
+    /// recommended window, one line per policy (points in the note carry the seeds' range and
+    /// peak memory); the recommendation marked. `nil` when only one size was tried or nothing
+    /// is recommended.
+    mutating func cacheSizes(profileName: String, profile: DeviceProfile?, rows: [ReportRows.Row]) -> Chart? {
+        guard let profile else { return nil }
+        let summary = MatrixSummary(profile: profile, runs: rows.map(\.summaryRun))
+        guard let best = summary.recommended, Set(summary.ranking.map(\.memoryLimitBytes)).count > 1 else { return nil }
+        var chart = Chart(kind: "cache-size", title: "Stalls vs cache size · \(profileName) · window \(best.window)",
+                          xTitle: "memory-cache size (MiB)", yTitle: "stalls (mean a seed, over its runs)", xAxis: .numeric)
+        chart.subtitle = "the recommended window; each point the mean over \(summary.seeds) seed\(summary.seeds == 1 ? "" : "s")"
+        let atWindow = summary.ranking.filter { $0.window == best.window }
+        for policy in ReportRows.distinct(atWindow.map(\.policy)) {
+            let points = atWindow.filter { $0.policy == policy }.sorted { $0.memoryLimitBytes < $1.memoryLimitBytes }.map { candidate in
+                let stalls = candidate.spread(.stalls)
+                return Chart.Point(x: Double(candidate.memoryLimitBytes) / 1_048_576, y: stalls.mean,
+                                   note: "\(policy) · \(FixedPoint.mebibytes(candidate.memoryLimitBytes)): \(TuneFigure.stalls.format(stalls.mean)) stalls (\(stalls.min)–\(stalls.max)), peak \(FixedPoint.mebibytes(Int64(candidate.spread(.peakMemory).mean.rounded())))\(summary.criteria.feasible(candidate) ? "" : ", over the limit")")
+            }
+            chart.series.append(Chart.Series(name: policy, style: style(policy), points: points))
+        }
+        let stalls = best.spread(.stalls).mean
+        chart.series.append(Chart.Series(name: "recommended: \(best.policy), \(FixedPoint.mebibytes(best.memoryLimitBytes))",
+                                         style: SeriesStyle(colour: "#E69F00", dash: "", marker: .star),
+                                         points: [Chart.Point(x: Double(best.memoryLimitBytes) / 1_048_576, y: stalls, note: "recommended")], joined: false))
+        chart.noteCoincidentSeries()
+        return chart
+    }
+
     // MARK: Pareto
 
     /// Peak memory against total stalls for every configuration of a profile (as
     /// `MatrixSummary` sums them), the front of configurations no other beats on both, and
     /// `MatrixSummary`'s recommendation.
     static func pareto(profileName: String, profile: DeviceProfile?, rows: [ReportRows.Row]) -> Chart {
-        var chart = Chart(kind: "pareto", title: "Memory vs stalls · \(profileName)", xTitle: "peak tracked memory (MiB, worst run)",
-                          yTitle: "stalls (sum over runs)", xAxis: .numeric)
-        chart.subtitle = "one point per policy × memory limit × window; the front: no other is lower on both"
-        chart.xFitsData = true
+        var chart = Chart(kind: "pareto", title: "Memory vs stalls · \(profileName)", xTitle: "peak tracked memory (MiB, mean of the seeds' worst run)",
+                          yTitle: "stalls (mean a seed, over its runs)", xAxis: .numeric)
+        chart.subtitle = "one point per policy × cache size × window; the front: no other is lower on both"
         let runs = rows.map(\.summaryRun)
         let entries: [TuneCandidate]
         var recommended: TuneCandidate?

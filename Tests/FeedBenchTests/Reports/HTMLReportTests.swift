@@ -24,9 +24,12 @@ import Testing
 
     static func axisTitles(_ chart: MarkupElement) -> [String] { chart.all("text", class: "axis-title").map(\.allText) }
 
+    /// 864 runs (6 cache sizes × 3 seeds of every configuration) still give one chart per trace
+    /// and figure, one line per policy: seeds are averaged and the lines drawn at the recommended
+    /// cache size, which the subtitle names — never a line per seed or per size.
     @Test func windowChartsHaveOneSeriesPerPolicyAndOnePointPerWindow() throws {
         let page = try Self.page()
-        for kind in ["hit-rate", "stall-p95", "peak-memory"] {
+        for kind in ["stalls", "display-p95", "hit-rate", "peak-memory"] {
             let charts = Self.charts(page, kind)
             #expect(charts.count == 2, "\(kind): one chart per trace (browser, skimmer)")
             for chart in charts {
@@ -35,12 +38,43 @@ import Testing
                 #expect(series.allSatisfy { $0.points == 6 }, "windows 0, 5, 10, 20, 30, 50")
                 #expect(Self.axisTitles(chart).last == "prefetch window (items ahead)")
                 #expect(chart.all("path", class: "line").count == 4)
+                #expect(chart.all("text", class: "chart-subtitle").first?.allText == "lte · cache 14.1 MiB (recommended; 6 tried) · mean of 3 seeds")
             }
         }
         // The y axis's title, then the x axis's.
         #expect(Self.axisTitles(Self.charts(page, "hit-rate")[0]) == ["hit rate (%, memory + disk)", "prefetch window (items ahead)"])
-        #expect(Self.axisTitles(Self.charts(page, "stall-p95")[0]).first == "p95 stall (ms)")
+        #expect(Self.axisTitles(Self.charts(page, "display-p95")[0]).first == "p95 wait of every display (ms)")
         #expect(Self.axisTitles(Self.charts(page, "peak-memory")[0]).first == "peak tracked memory (MiB)")
+    }
+
+    /// The size decision: stalls against cache size at the recommended window, a line per policy
+    /// with a point per size, and the recommendation starred where MatrixSummary puts it.
+    @Test func stallsAgainstCacheSizeMarkTheRecommendation() throws {
+        let chart = try #require(Self.charts(try Self.page(), "cache-size").first)
+        let series = Self.series(chart)
+        #expect(Set(series.dropLast().map(\.name)) == ["lru", "lfu", "fifo", "ttl:max-age=300"])
+        #expect(series.dropLast().allSatisfy { $0.points == 6 })
+        #expect(series.last.map { ($0.name, $0.points) } ?? ("", 0) == ("recommended: fifo, 14.1 MiB", 1))
+        #expect(chart.all("text", class: "chart-title").first?.allText == "Stalls vs cache size · low-end · window 5")
+    }
+
+    /// A sweep's mean, min and max rows summarise seed rows already there: the report leaves
+    /// them out (it used to count them as runs and add them into the recommendation).
+    @Test func aSweepsAggregateRowsAreNotRuns() throws {
+        let lines = try String(contentsOfFile: SharedFiles.packageRoot.appendingPathComponent("Tests/Fixtures/low-end-48.csv").path, encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        var sweep = [lines[0] + ",sweep_run,sweep_grid"]
+        for (index, line) in lines.dropFirst().enumerated() { sweep.append(line + ",\(index + 1)/48,0123456789abcdef") }
+        for seed in ["mean", "min", "max"] {
+            var cells = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            cells[RunResult.identityColumns.firstIndex(of: "seed")!] = seed
+            sweep.append(cells.joined(separator: ",") + ",,0123456789abcdef")
+        }
+        let file = try ResultsFile(CSVTable(parsing: Array((sweep.joined(separator: "\n") + "\n").utf8), source: "sweep.csv"))
+        #expect(file.rows.count == 51)
+        let page = try MarkupElement.parse(HTMLReport.render(results: [file]))
+        #expect(page.all("table", class: "sortable").first?.all("tr").count == 1 + 48)
+        #expect(page.all("p").contains { $0.allText.contains("(48 runs)") })
     }
 
     @Test func peakMemoryShowsTheProfilesLimits() throws {
@@ -62,16 +96,16 @@ import Testing
         let recommended = try #require(series.first { $0.name.hasPrefix("recommended: ") })
         #expect(recommended.points == 1)
         // The same rule as bench run's summary: the committed baseline's recommendation.
-        #expect(recommended.name == "recommended: lru, 450.0 MiB, window 5")
+        #expect(recommended.name == "recommended: fifo, 14.1 MiB, window 5")
         let front = try #require(series.first { $0.name == "Pareto front" })
         #expect(front.points >= 1 && front.points <= configurations)
-        #expect(page.all("p", class: "recommendation").first?.allText.contains("lru, memory cache 450.0 MiB, prefetch window 5") == true)
+        #expect(page.all("p", class: "recommendation").first?.allText.contains("fifo, memory cache 14.1 MiB, prefetch window 5") == true)
     }
 
     @Test func tableHasEveryRowAndSortsNumbersByValue() throws {
         let page = try Self.page()
         let table = try #require(page.all("table", class: "sortable").first)
-        #expect(table.all("tr").count == 1 + 48)
+        #expect(table.all("tr").count == 1 + 864)
         let headers = table.all("th")
         #expect(headers.contains { $0.allText == "peak memory" && $0.attributes["data-type"] == "number" })
         let firstRow = table.all("tbody")[0].all("tr")[0].all("td")
@@ -90,9 +124,10 @@ import Testing
         let page = try Self.page([SharedFiles.write(text)])
         let chart = Self.charts(page, "peak-memory")[0]
         #expect(chart.all("g", class: "reference").isEmpty)
-        // In the browser session no policy evicts, so all four peak-memory lines coincide: said too.
+        // Without a recommendation the lines are drawn at the first cache size (1/32), where fifo
+        // and ttl coincide: said too.
         #expect(chart.all("text", class: "chart-note").map(\.allText)
-            == ["Same values at every point, so their lines coincide: lru, lfu, fifo, ttl:max-age=300.",
+            == ["Same values at every point, so their lines coincide: fifo, ttl:max-age=300.",
                 "Profile \"my-phone\" is not built in: its memory-warning threshold and jetsam limit are unknown, not drawn."])
         #expect(!Self.series(Self.charts(page, "pareto")[0]).contains { $0.name.hasPrefix("recommended") })
     }
