@@ -1,4 +1,4 @@
-import Collections
+import HeapModule
 
 /// The simulator's clock and agenda: events ordered by (time, insertion sequence), so events
 /// at the same instant run in the order they were scheduled, and a run is the same sequence of

@@ -1,5 +1,6 @@
 import GRDB
 import SQLiteProcessSettings
+import Synchronization
 
 /// The app's feed database (DESIGN §1.2, the SwiftData stand-in): a real SQLite database, in a
 /// file or in memory, through GRDB.
@@ -8,7 +9,10 @@ import SQLiteProcessSettings
 /// - `image` — one row per stored descriptor: `seq` (the rowid: insertion sequence, for a stable
 ///   order among rows created at the same time), `url` (unique), `created_at`, `is_viewed`,
 ///   `pixel_width`, `pixel_height`, `encoded_bytes`; indexed by `created_at` (trimming, newest
-///   row) and, partially, by `created_at` over unviewed rows only (the unviewed queue).
+///   row, the unviewed queue). With at most 300 rows, the unviewed queue (read once a launch)
+///   walks the age index rather than keep a partial index of its own, which every insert and
+///   every view would update (it was a tenth of a run's store time; files written before keep it,
+///   unused).
 /// - `viewed_url` — every URL ever viewed, with when it was first viewed. It outlives the
 ///   `image` row, which the 300-row sliding window eventually deletes, so an image shown once is
 ///   never stored, hence never offered, again.
@@ -43,7 +47,6 @@ public final class FeedStore: Sendable {
             encoded_bytes INTEGER NOT NULL
         );
         CREATE INDEX IF NOT EXISTS image_by_age ON image (created_at);
-        CREATE INDEX IF NOT EXISTS unviewed_image_by_age ON image (created_at) WHERE is_viewed = 0;
         CREATE TABLE IF NOT EXISTS viewed_url (
             url INTEGER PRIMARY KEY,
             viewed_at INTEGER NOT NULL
@@ -74,11 +77,46 @@ public final class FeedStore: Sendable {
                 configuration.journalMode = .wal
                 database = try DatabaseQueue(path: path, configuration: configuration)
             } else {
-                database = try DatabaseQueue()
+                // No rollback journal in memory: nothing survives the process anyway, and every
+                // statement here either completes or throws on a broken store (conflicts are
+                // DO NOTHING), so journaling each page a write touches only cost time.
+                var configuration = Configuration()
+                configuration.prepareDatabase { try $0.execute(sql: "PRAGMA journal_mode = OFF") }
+                database = try DatabaseQueue(configuration: configuration)
             }
             try database.write { try $0.execute(sql: FeedStore.schema) }
         } catch let error as DatabaseError {
             throw InputError(source: path ?? ":memory:", "cannot open the feed store: \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+
+    /// In-memory stores of finished runs, kept for the next (at most `idleLimit`).
+    static let idle = Mutex<[FeedStore]>([])
+    static let idleLimit = 16
+
+    /// An empty in-memory store keeping `maxRows`: one a finished run handed back
+    /// (`recycle(_:)`) when there is one, emptied first, so that a run cannot tell it from a new
+    /// one (its rows are numbered from 1 again), otherwise a new one. Opening a store, creating
+    /// its schema and preparing its statements was a tenth of a short run. O(1) plus the emptying.
+    public static func inMemory(maxRows: Int) throws -> FeedStore {
+        let reused = idle.withLock { stores in
+            stores.firstIndex { $0.maxRows == maxRows }.map { stores.remove(at: $0) }
+        }
+        guard let store = reused else { return try FeedStore(path: nil, maxRows: maxRows) }
+        try store.write { db in
+            for table in ["image", "viewed_url", "session"] {
+                try db.cachedStatement(sql: "DELETE FROM \(table)").execute()
+            }
+        }
+        return store
+    }
+
+    /// Hands back the in-memory store of a finished run for `inMemory(maxRows:)` to reuse; the
+    /// caller must not use it again. A file store is left alone. O(1).
+    public static func recycle(_ store: FeedStore) {
+        guard !store.isFile else { return }
+        idle.withLock { stores in
+            if stores.count < idleLimit { stores.append(store) }
         }
     }
 
@@ -92,29 +130,33 @@ public final class FeedStore: Sendable {
         try database.close()
     }
 
-    /// Stores the new images of `page`, all created at `now`, in one transaction, and returns
-    /// them in page order. An image is skipped when its URL is already stored, was ever viewed, or
-    /// came earlier in the page. Then deletes the oldest rows (by `created_at`, then `seq`)
-    /// beyond `maxRows`, viewed or not — the seed's plain sliding window: unviewed rows that old
-    /// are stale, and are only lost if the store holds more than `maxRows` unviewed ones.
+    /// Stores the new images of `page`, all created at `now`, and returns them in page order.
+    /// An image is skipped when its URL is already stored, was ever viewed, or came earlier in
+    /// the page. Then deletes the oldest rows (by `created_at`, then `seq`) beyond `maxRows`,
+    /// viewed or not — the seed's plain sliding window: unviewed rows that old are stale, and are
+    /// only lost if the store holds more than `maxRows` unviewed ones.
     ///
-    /// Cost: one statement; per image, one `viewed_url` probe O(log v) and one insert O(log n)
-    /// (table and three indexes); when something was added, the trim walks the age index O(n)
-    /// and deletes k rows O(k log n).
+    /// Cost: per image, one `viewed_url` probe O(log v) and one insert O(log n) (table and two
+    /// indexes); reading the stored ones back, O(log n + stored); the trim counts the rows over
+    /// the index's pages and, past `maxRows`, walks the age index to the k-th oldest and deletes
+    /// the k oldest, O(k log n).
     @discardableResult
     public func insert(_ page: [ImageDescriptor], at now: Int64) throws -> [ImageDescriptor] {
         guard !page.isEmpty else { return [] }
         return try write { db in
-            // One statement for the page: its rows come in as a JSON array, in page order, and
-            // get `seq`s above every stored row's in that order, as one insert each would.
+            // One statement for the page: its URLs come in as a flat JSON array, in page order,
+            // their sizes as another (three numbers an image), and get `seq`s above every stored
+            // row's in that order, as one insert each would. (Flat arrays: reading an element of a
+            // nested one parses it again, which made the statement 3× slower.)
             let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(seq) FROM image")) ?? 0
-            let rows = page.map { "[\(Int64(bitPattern: $0.url)),\($0.pixelWidth),\($0.pixelHeight),\($0.encodedBytes)]" }
+            let urls = FeedStore.jsonArray(page.lazy.map { Int64(bitPattern: $0.url) })
+            let sizes = FeedStore.jsonArray(page.lazy.flatMap { [Int64($0.pixelWidth), Int64($0.pixelHeight), $0.encodedBytes] })
             try db.cachedStatement(sql: """
                 INSERT INTO image (url, created_at, pixel_width, pixel_height, encoded_bytes)
-                SELECT value ->> 0, ?2, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?1)
-                WHERE NOT EXISTS (SELECT 1 FROM viewed_url WHERE url = value ->> 0)
+                SELECT value, ?3, ?2 ->> (key * 3), ?2 ->> (key * 3 + 1), ?2 ->> (key * 3 + 2) FROM json_each(?1)
+                WHERE NOT EXISTS (SELECT 1 FROM viewed_url WHERE url = value)
                 ON CONFLICT (url) DO NOTHING
-                """).execute(arguments: ["[" + rows.joined(separator: ",") + "]", now])
+                """).execute(arguments: [urls, sizes, now])
             guard db.changesCount > 0 else { return [] }
             let stored = try Int64.fetchAll(db.cachedStatement(sql: "SELECT url FROM image WHERE seq > ? ORDER BY seq"), arguments: [newest])
             // They are the page's first occurrences of the URLs it stored, in page order.
@@ -124,9 +166,11 @@ public final class FeedStore: Sendable {
                 next += 1
                 return true
             }
-            // The sliding window: the row maxRows places from the newest, and all older ones, go.
-            if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT created_at, seq FROM image ORDER BY created_at DESC, seq DESC LIMIT 1 OFFSET ?"),
-                                          arguments: [maxRows]) {
+            // The sliding window: the k rows beyond maxRows go, the oldest k.
+            let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM image")) ?? 0
+            if count > maxRows,
+               let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT created_at, seq FROM image ORDER BY created_at, seq LIMIT 1 OFFSET ?"),
+                                          arguments: [count - maxRows - 1]) {
                 let (createdAt, seq): (Int64, Int64) = (row[0], row[1])
                 try db.cachedStatement(sql: "DELETE FROM image WHERE created_at < ?1 OR (created_at = ?1 AND seq <= ?2)")
                     .execute(arguments: [createdAt, seq])
@@ -136,7 +180,7 @@ public final class FeedStore: Sendable {
     }
 
     /// Up to `limit` unviewed images, oldest first (`created_at`, then insertion order).
-    /// Cost: O(log n + limit) on the partial index.
+    /// Cost: O(n) at worst, walking the age index past viewed rows.
     public func unviewed(limit: Int) throws -> [ImageDescriptor] {
         try database.inDatabase { db in
             let statement = try db.cachedStatement(sql: """
@@ -155,7 +199,7 @@ public final class FeedStore: Sendable {
         }
     }
 
-    /// The number of unviewed images stored. Cost: O(u), a count over the partial index.
+    /// The number of unviewed images stored. Cost: O(n).
     public func unviewedCount() throws -> Int {
         try count(sql: "SELECT count(*) FROM image WHERE is_viewed = 0")
     }
@@ -194,17 +238,29 @@ public final class FeedStore: Sendable {
     public func markViewed(_ views: [View]) throws {
         guard !views.isEmpty else { return }
         try write { db in
-            // Two statements for any number of views, which come in as a JSON array of
-            // [url, time] in the order they happened (the first view of a URL is remembered).
-            let json = "[" + views.map { "[\(Int64(bitPattern: $0.url)),\($0.time)]" }.joined(separator: ",") + "]"
+            // Two statements for any number of views, which come in as flat JSON arrays of URLs
+            // and of times, in the order they happened (the first view of a URL is remembered).
+            let urls = FeedStore.jsonArray(views.lazy.map { Int64(bitPattern: $0.url) })
+            let times = FeedStore.jsonArray(views.lazy.map(\.time))
             try db.cachedStatement(sql: """
-                UPDATE image SET is_viewed = 1 FROM json_each(?1) WHERE image.url = json_each.value ->> 0 AND image.is_viewed = 0
-                """).execute(arguments: [json])
+                UPDATE image SET is_viewed = 1 WHERE url IN (SELECT value FROM json_each(?1)) AND is_viewed = 0
+                """).execute(arguments: [urls])
             try db.cachedStatement(sql: """
-                INSERT INTO viewed_url (url, viewed_at) SELECT value ->> 0, value ->> 1 FROM json_each(?1) WHERE true
+                INSERT INTO viewed_url (url, viewed_at) SELECT value, ?2 ->> key FROM json_each(?1) WHERE true
                 ON CONFLICT (url) DO NOTHING
-                """).execute(arguments: [json])
+                """).execute(arguments: [urls, times])
         }
+    }
+
+    /// `numbers` as a JSON array (`[1,-2,3]`), the form the batch statements take them in.
+    /// O(n).
+    static func jsonArray(_ numbers: some Sequence<Int64>) -> String {
+        var text = "["
+        for (index, number) in numbers.enumerated() {
+            if index > 0 { text += "," }
+            text += String(number)
+        }
+        return text + "]"
     }
 
     /// Whether `url` was ever marked viewed, even if its row is gone. Cost: O(log v).

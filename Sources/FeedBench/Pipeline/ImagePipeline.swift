@@ -1,4 +1,4 @@
-import Collections
+import DequeModule
 
 /// Where a prefetched image goes: the disk cache only, or decoded into the memory cache too.
 public enum PrefetchDestination: String, Sendable, CaseIterable {
@@ -222,13 +222,17 @@ struct ImagePipeline {
 
     /// The images decoded for a waiting display since the last call, in completion order.
     mutating func takeReady() -> [UInt64] {
-        defer { ready.removeAll(keepingCapacity: true) }
+        // Most calls find nothing: returning `ready` and then emptying it in place would copy
+        // its (shared) buffer every time.
+        guard !ready.isEmpty else { return [] }
+        defer { ready = [] }
         return ready
     }
 
     /// The downloads that failed for a waiting display since the last call.
     mutating func takeFailed() -> [UInt64] {
-        defer { failed.removeAll(keepingCapacity: true) }
+        guard !failed.isEmpty else { return [] }
+        defer { failed = [] }
         return failed
     }
 

@@ -29,8 +29,15 @@ public struct FeedSimulation {
     var lastDesired = 0.0
     var forward = true
     var visible = 0..<0
-    var cells: [Int: Cell] = [:]
-    var prefetching: [UInt64] = []
+    /// The cell showing each item (`nil` while the item is off screen), indexed as `items`:
+    /// looked up several times an event, so an array rather than a dictionary.
+    var cells: [Cell?] = []
+    /// The items the prefetcher holds, nearest first (indices into `items`).
+    var prefetching: [Int] = []
+    /// Per item (indexed as `items`), 1 while it is in `prefetching`; `updatePrefetch` also
+    /// marks the items it wants with 2 while it compares. The window moves every few frames
+    /// while scrolling, and comparing it through sets of URLs was a tenth of a run.
+    var prefetchMarks: [UInt8] = []
     /// What `prefetching` was last computed from; while it stays the same, so does the window.
     var prefetchedFor: PrefetchRequest?
     var furthestDisplayed = -1
@@ -102,8 +109,9 @@ public struct FeedSimulation {
     /// earlier. A fresh file gives the same results as no file.
     public init(_ configuration: RunConfiguration, storePath: String? = nil) throws {
         self.configuration = configuration
-        store = try FeedStore(path: storePath, maxRows: configuration.rules.maxRows)
         persistent = storePath != nil && storePath != ":memory:"
+        store = try persistent ? FeedStore(path: storePath, maxRows: configuration.rules.maxRows)
+                               : FeedStore.inMemory(maxRows: configuration.rules.maxRows)
         let previous = try persistent ? store.lastSession() : nil
         session = previous.map { $0.number + 1 } ?? 0
         startTime = previous.map { $0.endedAt + configuration.gap } ?? 0
@@ -122,7 +130,9 @@ public struct FeedSimulation {
     /// Runs every launch to the end of its scroll trace and returns the results row.
     public static func run(_ configuration: RunConfiguration, storePath: String? = nil) throws -> RunResult {
         var simulation = try FeedSimulation(configuration, storePath: storePath)
-        return try simulation.run()
+        let result = try simulation.run()
+        FeedStore.recycle(simulation.store)
+        return result
     }
 
     public mutating func run() throws -> RunResult {
@@ -184,8 +194,9 @@ public struct FeedSimulation {
         lastDesired = trace.offsets.first ?? 0
         forward = true
         visible = 0..<0
-        cells = [:]
+        cells = []
         prefetching = []
+        prefetchMarks = []
         prefetchedFor = nil
         furthestDisplayed = -1
         apiCallsWanted = 0
@@ -278,7 +289,7 @@ public struct FeedSimulation {
         endWaits(at: queue.now)
         pipeline.abandonAll(at: queue.now)
         pipeline.memoryCache.removeAll()
-        cells = [:]
+        cells = Array(repeating: nil, count: items.count)
         visible = 0..<0
         try endLaunch(killed: true)
     }
@@ -340,7 +351,7 @@ public struct FeedSimulation {
         furthestDisplayed = max(furthestDisplayed, index)
         let bitmap = pipeline.decodedBytes(image)
         let outcome = pipeline.requestDisplay(image, at: now, queue: &queue)
-        if bufferHeld.remove(image.url) != nil, !prefetching.contains(image.url) {
+        if bufferHeld.remove(image.url) != nil, prefetchMarks[index] == 0 {
             pipeline.stopPrefetch(image.url, at: now, queue: &queue)
         }
         if recordsDisplays { displayLog.append(DisplayRecord(time: now, url: image.url, outcome: outcome)) }
@@ -366,7 +377,8 @@ public struct FeedSimulation {
     /// A cell scrolled off: if it was still waiting, that wait was a stall cut short, and its
     /// request is withdrawn (cancelled if nobody else holds it).
     mutating func leave(_ index: Int, at now: Int64) {
-        guard let cell = cells.removeValue(forKey: index) else { return }
+        guard let cell = cells[index] else { return }
+        cells[index] = nil
         if let since = cell.waitingSince {
             recordStall(since: since, at: now)
             pipeline.cancelDisplay(cell.url, at: now, queue: &queue)
@@ -425,12 +437,15 @@ public struct FeedSimulation {
         let request = PrefetchRequest(window: currentWindow(), visible: visible, forward: forward, itemCount: items.count)
         guard request != prefetchedFor else { return deliverImages(at: now) }
         prefetchedFor = request
-        let wanted = request.window.items(visible: request.visible, forward: request.forward, itemCount: request.itemCount).map { items[$0].url }
+        let wanted = request.window.items(visible: request.visible, forward: request.forward, itemCount: request.itemCount)
         guard wanted != prefetching else { return deliverImages(at: now) }
-        let wantedSet = Set(wanted)
-        let current = Set(prefetching)
-        for url in prefetching where !wantedSet.contains(url) { pipeline.stopPrefetch(url, at: now, queue: &queue) }
-        for url in wanted where !current.contains(url) { pipeline.startPrefetch(items[indexOf[url]!], at: now, queue: &queue) }
+        // Items that left the window are released, in the old window's order, then items that
+        // entered it are prefetched, nearest first. O(old + new window).
+        for index in wanted { prefetchMarks[index] |= 2 }
+        for index in prefetching where prefetchMarks[index] & 2 == 0 { pipeline.stopPrefetch(items[index].url, at: now, queue: &queue) }
+        for index in wanted where prefetchMarks[index] & 1 == 0 { pipeline.startPrefetch(items[index], at: now, queue: &queue) }
+        for index in prefetching { prefetchMarks[index] = 0 }
+        for index in wanted { prefetchMarks[index] = 1 }
         prefetching = wanted
         deliverImages(at: now)
     }
@@ -493,6 +508,8 @@ public struct FeedSimulation {
         guard indexOf[image.url] == nil else { return }
         indexOf[image.url] = items.count
         items.append(image)
+        cells.append(nil)
+        prefetchMarks.append(0)
     }
 
     /// Moves images to the display list when it runs low, then tops the buffer up from the

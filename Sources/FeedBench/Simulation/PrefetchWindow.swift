@@ -29,13 +29,17 @@ public struct PrefetchWindow: Sendable, Hashable, CustomStringConvertible {
     /// within `0..<itemCount`, nearest first. O(ahead + behind).
     func items(visible: Range<Int>, forward: Bool, itemCount: Int) -> [Int] {
         guard !visible.isEmpty else { return [] }
+        let below = visible.upperBound..<min(itemCount, visible.upperBound + (forward ? ahead : behind))
+        let above = (max(0, visible.lowerBound - (forward ? behind : ahead))..<visible.lowerBound).reversed()
         var result: [Int] = []
-        let aheadRange = forward ? Array(visible.upperBound..<min(itemCount, visible.upperBound + ahead))
-            : Array((max(0, visible.lowerBound - ahead)..<visible.lowerBound).reversed())
-        let behindRange = forward ? Array((max(0, visible.lowerBound - behind)..<visible.lowerBound).reversed())
-            : Array(visible.upperBound..<min(itemCount, visible.upperBound + behind))
-        result.append(contentsOf: aheadRange)
-        result.append(contentsOf: behindRange)
+        result.reserveCapacity(below.count + above.count)
+        if forward {
+            result.append(contentsOf: below)
+            result.append(contentsOf: above)
+        } else {
+            result.append(contentsOf: above)
+            result.append(contentsOf: below)
+        }
         return result
     }
 }

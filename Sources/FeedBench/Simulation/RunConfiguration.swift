@@ -16,8 +16,11 @@ public enum ScrollWorkload: Sendable {
     func trace(profile: DeviceProfile, seed: UInt64) -> ScrollTrace {
         switch self {
         case let .behavior(behavior, duration):
-            behavior.trace(seed: seed, duration: duration, refreshRate: profile.refreshRate,
-                           rowHeight: profile.cellSide, viewportHeight: profile.screenHeight)
+            GeneratedTraceCache.trace(.init(behavior: behavior, seed: seed, duration: duration, refreshRate: profile.refreshRate,
+                                            rowHeight: profile.cellSide, viewportHeight: profile.screenHeight)) {
+                behavior.trace(seed: seed, duration: duration, refreshRate: profile.refreshRate,
+                               rowHeight: profile.cellSide, viewportHeight: profile.screenHeight)
+            }
         case let .recorded(trace):
             trace
         }
