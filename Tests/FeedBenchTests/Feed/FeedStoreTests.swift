@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import GRDBSQLite
 import TestScratch
 import Testing
@@ -126,6 +127,24 @@ import Testing
         #expect(try store.unviewed(limit: 5) == images(urls))
         try store.markViewed([.max], at: 1)
         #expect(try store.wasViewed(.max) && !store.wasViewed(1 << 63))
+    }
+
+    /// A run's in-memory store, handed back, comes to the next run as if new: no rows, no
+    /// viewed URLs, no sessions, rows numbered from 1 again (so `seq` order, and every result,
+    /// is the same on a reused store as on a new one).
+    @Test func aRecycledStoreComesBackEmpty() throws {
+        let maxRows = 7_919 // no other test's: the store handed back is this test's own
+        let store = try FeedStore.inMemory(maxRows: maxRows)
+        try store.insert(images(1...5), at: 0)
+        try store.markViewed([1], at: 1)
+        try store.recordSession(number: 0, endedAt: 2)
+        FeedStore.recycle(store)
+        let again = try FeedStore.inMemory(maxRows: maxRows)
+        #expect(again === store)
+        #expect(try again.rowCount() == 0 && again.viewedURLs().isEmpty && again.lastSession() == nil)
+        #expect(try again.insert(images(1...3), at: 3) == images(1...3))
+        #expect(try again.database.read { try Int64.fetchAll($0, sql: "SELECT seq FROM image ORDER BY seq") } == [1, 2, 3])
+        #expect(try FeedStore.inMemory(maxRows: maxRows) !== store, "a store in use is not handed out twice")
     }
 
     @Test func aFileStoreKeepsItsRowsAcrossLaunches() throws {
