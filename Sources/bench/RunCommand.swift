@@ -113,9 +113,7 @@ struct RunCommand: ParsableCommand {
         if let store { try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true) }
         let results = try RunBatch.run(runs, jobs: jobs, storeDirectory: store)
         let displays = results.reduce(0) { $0 + $1.displays }
-        guard displays > 0 else {
-            throw InputError(source: "run", "expected sessions that show images, found 0 displays in \(results.count) run\(results.count == 1 ? "" : "s"); give a longer --duration or check --trace, --strategy and --offline")
-        }
+        guard displays > 0 else { throw InputError.noDisplays(source: "run", runs: results.count) }
         CommandOutput.createFolder(of: destination)
         try AtomicFile.write(RunResult.csv(results), to: destination)
         if let perLaunch { try AtomicFile.write(LaunchFigures.csv(results), to: perLaunch) }

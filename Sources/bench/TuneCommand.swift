@@ -147,6 +147,9 @@ struct TuneCommand: ParsableCommand {
         var bar = ProgressBar(label: "tune")
         let outcome = try tuning.run(method: method, jobs: jobs) { bar.update($0, of: $1) }
         bar.finish()
+        guard outcome.candidates.contains(where: { $0.samples.contains { $0.displays > 0 } }) else {
+            throw InputError.noDisplays(source: "tune", runs: outcome.runs)
+        }
         return TuneReport(profile: device, search: tuning, outcome: outcome)
     }
 

@@ -52,6 +52,8 @@ import Testing
         // Sessions too short to show an image: found only by running them; still no file.
         Case(arguments: quickRun + ["--duration", "1ms", "--out", "<folder>/r.csv"],
              message: "run: expected sessions that show images, found 0 displays in 1 run; give a longer --duration or check --trace, --strategy and --offline"),
+        Case(arguments: quickTune + ["--duration", "1ms", "--out", "<folder>/r.csv"],
+             message: "tune: expected sessions that show images, found 0 displays in 8 runs; give a longer --duration or check --trace, --strategy and --offline"),
     ]
 
     static let unit = "expected a size with a unit, such as 200MB or 64KiB (B, KB, MB, GB, TB, KiB, MiB, GiB or TiB), found"

@@ -10,6 +10,12 @@ public struct InputError: Error, CustomStringConvertible, Equatable, Sendable {
     /// What was expected and what was found.
     public var message: String
 
+    /// The refusal of runs whose sessions showed no image at all, found only by running them:
+    /// there is nothing to rank. `source` names the command.
+    public static func noDisplays(source: String, runs: Int) -> InputError {
+        InputError(source: source, "expected sessions that show images, found 0 displays in \(runs) run\(runs == 1 ? "" : "s"); give a longer --duration or check --trace, --strategy and --offline")
+    }
+
     public init(source: String, line: Int? = nil, field: String? = nil, _ message: String) {
         self.source = source
         self.line = line
