@@ -148,17 +148,21 @@ public final class FeedStore: Sendable {
             // their sizes as another (three numbers an image), and get `seq`s above every stored
             // row's in that order, as one insert each would. (Flat arrays: reading an element of a
             // nested one parses it again, which made the statement 3× slower.)
-            let newest = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(seq) FROM image")) ?? 0
-            let urls = FeedStore.jsonArray(page.lazy.map { Int64(bitPattern: $0.url) })
-            let sizes = FeedStore.jsonArray(page.lazy.flatMap { [Int64($0.pixelWidth), Int64($0.pixelHeight), $0.encodedBytes] })
-            try db.cachedStatement(sql: """
+            let newest = try StatementCall(db, "SELECT max(seq) FROM image").int64s().first ?? 0
+            let insert = try StatementCall(db, """
                 INSERT INTO image (url, created_at, pixel_width, pixel_height, encoded_bytes)
                 SELECT value, ?3, ?2 ->> (key * 3), ?2 ->> (key * 3 + 1), ?2 ->> (key * 3 + 2) FROM json_each(?1)
                 WHERE NOT EXISTS (SELECT 1 FROM viewed_url WHERE url = value)
                 ON CONFLICT (url) DO NOTHING
-                """).execute(arguments: [urls, sizes, now])
+                """)
+            insert.bind(1, FeedStore.jsonArray(page.lazy.map { Int64(bitPattern: $0.url) }))
+            insert.bind(2, FeedStore.jsonArray(page.lazy.flatMap { [Int64($0.pixelWidth), Int64($0.pixelHeight), $0.encodedBytes] }))
+            insert.bind(3, now)
+            try insert.run()
             guard db.changesCount > 0 else { return [] }
-            let stored = try Int64.fetchAll(db.cachedStatement(sql: "SELECT url FROM image WHERE seq > ? ORDER BY seq"), arguments: [newest])
+            let readBack = try StatementCall(db, "SELECT url FROM image WHERE seq > ? ORDER BY seq")
+            readBack.bind(1, newest)
+            let stored = try readBack.int64s()
             // They are the page's first occurrences of the URLs it stored, in page order.
             var next = 0
             let added = page.filter { image in
@@ -167,13 +171,18 @@ public final class FeedStore: Sendable {
                 return true
             }
             // The sliding window: the k rows beyond maxRows go, the oldest k.
-            let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM image")) ?? 0
-            if count > maxRows,
-               let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT created_at, seq FROM image ORDER BY created_at, seq LIMIT 1 OFFSET ?"),
-                                          arguments: [count - maxRows - 1]) {
-                let (createdAt, seq): (Int64, Int64) = (row[0], row[1])
-                try db.cachedStatement(sql: "DELETE FROM image WHERE created_at < ?1 OR (created_at = ?1 AND seq <= ?2)")
-                    .execute(arguments: [createdAt, seq])
+            let count = try StatementCall(db, "SELECT count(*) FROM image").int64s().first ?? 0
+            guard count > Int64(maxRows) else { return added }
+            let cut: (createdAt: Int64, seq: Int64)? = try {
+                let oldest = try StatementCall(db, "SELECT created_at, seq FROM image ORDER BY created_at, seq LIMIT 1 OFFSET ?")
+                oldest.bind(1, count - Int64(maxRows) - 1)
+                return try oldest.step() ? (oldest.int64(0), oldest.int64(1)) : nil
+            }()
+            if let cut {
+                let delete = try StatementCall(db, "DELETE FROM image WHERE created_at < ?1 OR (created_at = ?1 AND seq <= ?2)")
+                delete.bind(1, cut.createdAt)
+                delete.bind(2, cut.seq)
+                try delete.run()
             }
             return added
         }
@@ -241,14 +250,16 @@ public final class FeedStore: Sendable {
             // Two statements for any number of views, which come in as flat JSON arrays of URLs
             // and of times, in the order they happened (the first view of a URL is remembered).
             let urls = FeedStore.jsonArray(views.lazy.map { Int64(bitPattern: $0.url) })
-            let times = FeedStore.jsonArray(views.lazy.map(\.time))
-            try db.cachedStatement(sql: """
-                UPDATE image SET is_viewed = 1 WHERE url IN (SELECT value FROM json_each(?1)) AND is_viewed = 0
-                """).execute(arguments: [urls])
-            try db.cachedStatement(sql: """
+            let update = try StatementCall(db, "UPDATE image SET is_viewed = 1 FROM json_each(?1) WHERE image.url = json_each.value AND image.is_viewed = 0")
+            update.bind(1, urls)
+            try update.run()
+            let remember = try StatementCall(db, """
                 INSERT INTO viewed_url (url, viewed_at) SELECT value, ?2 ->> key FROM json_each(?1) WHERE true
                 ON CONFLICT (url) DO NOTHING
-                """).execute(arguments: [urls, times])
+                """)
+            remember.bind(1, urls)
+            remember.bind(2, FeedStore.jsonArray(views.lazy.map(\.time)))
+            try remember.run()
         }
     }
 
