@@ -1,8 +1,9 @@
 @testable import FeedBench
 import Testing
 
-/// The chart primitives: nice axis ticks, the window axis rule, the SVG a chart becomes, and
-/// heatmaps: colour classes that suit the values and read in greyscale, cells with their marks.
+/// The chart primitives: nice axis ticks, the window axis rule, the SVG a chart becomes —
+/// whiskers, axes from 0 that fit the data, wrapped subtitles and notes — and heatmaps: colour
+/// classes that suit the values and read in greyscale, cells with their marks.
 @Suite struct ChartTests {
     @Test(arguments: [
         (0.0, 50.0, [0.0, 10, 20, 30, 40, 50]),
@@ -76,6 +77,52 @@ import Testing
         distinct.series = [series("lru", [1, 2, 3]), series("lfu", [1, 2, 4])]
         distinct.noteCoincidentSeries()
         #expect(distinct.notes.isEmpty)
+    }
+
+    /// The `<text class="tick">` labels of a chart's `axis` (`x` or `y`), lowest value first.
+    static func ticks(_ chart: MarkupElement, _ axis: String) -> [String] {
+        chart.all("g", class: "axis").filter { $0.attributes["class"] == "axis \(axis)" }.flatMap { $0.all("text", class: "tick") }.map(\.allText)
+    }
+
+    @Test func whiskersSpanTheRangeAndTheAxisCoversThem() throws {
+        var chart = Chart(kind: "test", title: "t", xTitle: "window", yTitle: "stalls", xAxis: .numeric)
+        chart.series = [Chart.Series(name: "lru", style: .palette(0), points: [
+            Chart.Point(x: 10, y: 20, note: "a", range: 15...38), Chart.Point(x: 20, y: 25, note: "b"),
+        ])]
+        let svg = try #require(MarkupElement.parse(SVGChart.render(chart)).all("svg", class: "chart").first)
+        let series = try #require(svg.all("g", class: "series").first)
+        #expect(series.all("path", class: "point").count == 2)
+        #expect(series.all("path", class: "whisker").count == 1, "only the point with a range")
+        // Both axes from 0; the y axis reaches the whisker's top (38), not only the means.
+        #expect(Self.ticks(svg, "x").first == "0" && Self.ticks(svg, "y").first == "0")
+        #expect(Self.ticks(svg, "y").last == "40")
+    }
+
+    @Test func referenceLinesBeyondTheDataAreNotedNotDrawn() throws {
+        var chart = Chart(kind: "test", title: "t", xTitle: "window", yTitle: "memory (MiB)", xAxis: .numeric)
+        chart.series = [Chart.Series(name: "lru", style: .palette(0), points: [Chart.Point(x: 0, y: 56, note: ""), Chart.Point(x: 50, y: 63, note: "")])]
+        chart.referenceLines = [
+            Chart.ReferenceLine(orientation: .horizontal, value: 60, label: "inside", colour: "#000", dash: ""),
+            Chart.ReferenceLine(orientation: .horizontal, value: 1000, label: "warning", colour: "#000", dash: ""),
+        ]
+        let svg = try #require(MarkupElement.parse(SVGChart.render(chart)).all("svg", class: "chart").first)
+        #expect(svg.all("g", class: "reference").map { $0.attributes["data-reference"] ?? "" } == ["inside"])
+        #expect(svg.all("text", class: "chart-note").map(\.allText) == ["warning: off the axis, every point is below it."])
+        #expect(Self.ticks(svg, "y").first == "0" && Self.ticks(svg, "y").last == "80", "memory from 0 to the data, not to 1000")
+    }
+
+    @Test func longSubtitlesAndNotesWrapWithinTheChart() throws {
+        var chart = Chart(kind: "test", title: "t", xTitle: "x", yTitle: "y", xAxis: .numeric)
+        chart.subtitle = Array(repeating: "network lte · launches 1", count: 6).joined(separator: " · ")
+        chart.notes = [Array(repeating: "word", count: 40).joined(separator: " ")]
+        let svg = try #require(MarkupElement.parse(SVGChart.render(chart)).all("svg", class: "chart").first)
+        for (kind, text) in [("chart-subtitle", chart.subtitle), ("chart-note", chart.notes[0])] {
+            let element = try #require(svg.all("text", class: kind).first)
+            let lines = element.all("tspan").map(\.allText)
+            #expect(lines.count > 1)
+            #expect(lines.joined() == text, "the lines joined are the text again")
+            #expect(lines.allSatisfy { Double($0.count) * SVGChart.characterWidth <= SVGChart.plotRight - SVGChart.plotLeft + 16 + SVGChart.characterWidth })
+        }
     }
 
     @Test(arguments: [
