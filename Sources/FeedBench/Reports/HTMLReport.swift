@@ -115,7 +115,7 @@ public enum HTMLReport {
 
     /// How the recommendation is chosen and what a seed's figures add up.
     static func rule(_ decision: ProfileDecision) -> String {
-        let counted = "A seed's stalls are those of \(decision.workloads), summed; figures are means over \(decision.seedsText)."
+        let counted = "A seed's stalls are those of \(decision.workloads), summed; figures are \(decision.seeds == 1 ? "of 1 seed" : "means over \(decision.seedsText)")."
         guard let profile = decision.profile else { return "Configurations are ranked by mean stalls alone. " + counted }
         return "The rule bench run prints: the fewest mean stalls among the configurations whose peak tracked memory stayed at or below "
             + "the memory-warning threshold (\(FixedPoint.mebibytes(profile.memoryWarningBytes))) with no jetsam kill on every seed; of those "
