@@ -6,12 +6,16 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Draw results CSVs (and a timeline) as one self-contained HTML page of charts.",
         discussion: """
-        For each profile: the memory/stall Pareto front with the recommended configuration (the \
-        ranking bench run prints); for each trace, hit rate, p95 stall and peak memory against \
-        the prefetch window, one line per policy, with the profile's memory-warning threshold \
-        and jetsam limit; then a sortable table of every run. With --timeline, memory over time \
-        of each run in it, with memory warnings and jetsam kills marked. The page has no \
-        outside resources: it opens offline, and the same inputs write the same bytes.
+        For each profile: the recommendation in words (the ranking bench run prints); a heatmap \
+        per policy of mean stalls over prefetch window × memory cache, the recommendation and \
+        the configurations tied with it within the seeds' noise marked, those over the memory \
+        limit hatched; stalls and peak memory against the memory cache at the recommended \
+        window; the memory/stall Pareto front; for each trace, hit rate, display-latency p95 \
+        and peak memory against the window at the recommended memory cache, one line per \
+        policy. Seeds are aggregated (mean, min–max bars); a sweep's mean/min/max rows are \
+        left out. Then a sortable table of every run. With --timeline, memory over time of each \
+        run in it, with memory warnings and jetsam kills marked. The page has no outside \
+        resources: it opens offline, and the same inputs write the same bytes.
 
         Examples:
           bench report results/low-end.csv --out report.html
@@ -37,6 +41,6 @@ struct ReportCommand: ParsableCommand {
         let timeline = try self.timeline.map { try TimelineFile.read(path: $0, matching: results) }
         let page = try HTMLReport.render(results: results, timeline: timeline)
         try AtomicFile.write(page, to: out)
-        FileDescriptorOutput.write("wrote \(out): \(results.reduce(0) { $0 + $1.rows.count }) runs\(timeline.map { ", \($0.runs.count) timelines" } ?? "")\n", to: 2)
+        FileDescriptorOutput.write("wrote \(out): \(results.reduce(0) { $0 + $1.rows.filter { !$0.isAggregate }.count }) runs\(timeline.map { ", \($0.runs.count) timelines" } ?? "")\n", to: 2)
     }
 }

@@ -3,11 +3,13 @@ import TestScratch
 import Testing
 
 /// `bench report` and `bench run --timeline` end to end: the page is written, self-contained
-/// and deterministic; timelines match their runs; refusals are one line, exit 2, no page; and,
-/// where Chromium is installed, the page renders to a screenshot that is not blank.
+/// and deterministic; a sweep's aggregate rows are not counted as runs; timelines match their
+/// runs; refusals are one line, exit 2, no page; and, where Chromium is installed, the page
+/// renders at desktop and phone widths to screenshots that are not blank.
 @Suite(.scratchFolder) struct ReportCommandTests {
     static let lowEnd = BenchProcess.results.appendingPathComponent("low-end.csv").path
-    static let quick = ["--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--policy", "lru,fifo", "--window", "0,20", "--trace", "browser", "--duration", "12s"]
+    static let quick = ["--profile", "low-end", "--policy", "lru,fifo", "--memory-limit", "100MB", "--window", "0,20", "--trace", "browser",
+                        "--seed", "1", "--duration", "12s"]
 
     /// A results file and its timeline, from a quick run in `folder`.
     static func runWithTimeline(in folder: URL, jobs: String = "2") throws -> (results: String, timeline: String) {
@@ -24,6 +26,7 @@ import Testing
             let result = try BenchProcess.run(["report", Self.lowEnd, "--out", page.path])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.isEmpty)
+            #expect(result.stderr == "wrote \(page.path): 864 runs\n")
         }
         let html = try String(contentsOf: pages[0], encoding: .utf8)
         #expect(try Data(contentsOf: pages[0]) == Data(contentsOf: pages[1]))
@@ -31,8 +34,8 @@ import Testing
         // Nothing to fetch: no links, sources or addresses but the SVG namespace.
         #expect(html.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "").range(of: "https?://", options: .regularExpression) == nil)
         #expect(!html.contains("<link") && !html.contains(" src="))
-        // Stalls against cache size and the Pareto chart, then 4 charts for each of the 2 traces.
-        #expect(html.components(separatedBy: "<svg class=\"chart\"").count - 1 == 2 + 2 * 4)
+        // 4 heatmaps and their key, stalls and peak memory by cache, the Pareto front, 3 per trace.
+        #expect(html.components(separatedBy: "<svg class=\"chart").count - 1 == 4 + 1 + 2 + 1 + 2 * 3)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["a.html", "b.html"])
     }
 
@@ -48,6 +51,20 @@ import Testing
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.components(separatedBy: "data-chart=\"timeline\"").count - 1 == 4)
         #expect(html.contains("data-area=\"memory cache\"") && html.contains("data-area=\"on-screen bitmaps\"") && html.contains("data-area=\"in-flight downloads\""))
+    }
+
+    @Test func aSweepsMeanMinAndMaxRowsAreNotCountedAsRuns() throws {
+        let folder = try BenchProcess.scratch()
+        let sweep = folder.appendingPathComponent("sweep.csv").path, page = folder.appendingPathComponent("sweep.html").path
+        let run = try BenchProcess.run(["sweep", "--profile", "low-end", "--policy", "lru,fifo", "--window", "0,20", "--behavior", "browser",
+                                        "--memory-limit", "100MB", "--seed", "1,2,3", "--duration", "5s", "--out", sweep])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try BenchProcess.run(["report", sweep, "--out", page])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stderr == "wrote \(page): 12 runs\n", "4 configurations × 3 seeds; their 12 mean, min and max rows are not runs")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("(12 runs; its 12 mean, min and max rows are left out"))
+        #expect(!html.contains(">mean<") && !html.contains("seed mean"))
     }
 
     /// Writes `text` to `name` in `folder` and returns its path.
@@ -97,8 +114,9 @@ import Testing
     static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    @Test(.enabled(if: chromium != nil, "chromium is not installed (apt-get install chromium): the screenshot test is skipped"))
-    func thePageRendersToAScreenshotThatIsNotBlank() throws {
+    @Test(.enabled(if: chromium != nil, "chromium is not installed (apt-get install chromium): the screenshot test is skipped"),
+          arguments: [1280, 390])
+    func thePageRendersToAScreenshotThatIsNotBlank(width: Int) throws {
         let folder = try BenchProcess.scratch()
         let (results, timeline) = try Self.runWithTimeline(in: folder)
         let page = folder.appendingPathComponent("report.html"), screenshot = folder.appendingPathComponent("report.png")
@@ -109,7 +127,7 @@ import Testing
         browser.executableURL = URL(fileURLWithPath: Self.chromium!)
         browser.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                              "--user-data-dir=\(folder.appendingPathComponent("profile").path)",
-                             "--screenshot=\(screenshot.path)", "--window-size=1280,2400", page.absoluteString]
+                             "--screenshot=\(screenshot.path)", "--window-size=\(width),2400", page.absoluteString]
         browser.standardOutput = FileHandle.nullDevice
         browser.standardError = FileHandle.nullDevice
         try browser.run()
@@ -119,7 +137,7 @@ import Testing
         if browser.isRunning { browser.terminate() }
         browser.waitUntilExit()
         let image = try PNGPixels(contentsOf: screenshot)
-        #expect(image.width == 1280 && image.height == 2400)
+        #expect(image.width == width && image.height == 2400)
         // A blank page is one colour; charts with antialiased lines, text and fills have hundreds.
         #expect(image.distinctColours > 200, "\(image.distinctColours) colours")
         #expect(image.inkedShare > 0.04, "\(image.inkedShare) of the pixels are not white")

@@ -1,6 +1,6 @@
 /// A chart to draw as inline SVG: an x axis (numeric or categorical), a numeric y axis, lines
-/// and point series, stacked areas and labelled reference lines. A plain value; `SVGChart`
-/// draws it, always to the same bytes.
+/// and point series (each point with an optional whisker for its spread), stacked areas and
+/// labelled reference lines. A plain value; `SVGChart` draws it, always to the same bytes.
 public struct Chart: Sendable, Equatable {
     /// How x values are placed.
     public enum XAxis: Sendable, Equatable {
@@ -19,11 +19,20 @@ public struct Chart: Sendable, Equatable {
         public var joined = true
     }
 
-    /// One point; `note` is its hover text.
+    /// One point; `note` is its hover text; `range`, when given, is drawn as a whisker
+    /// through it (e.g. the minimum and maximum over seeds of a mean).
     public struct Point: Sendable, Equatable {
         public var x: Double
         public var y: Double
         public var note: String
+        public var range: ClosedRange<Double>?
+
+        public init(x: Double, y: Double, note: String, range: ClosedRange<Double>? = nil) {
+            self.x = x
+            self.y = y
+            self.note = note
+            self.range = range
+        }
     }
 
     /// A band between `lower` and `upper` (both sampled at `xs`): one layer of a stack.
@@ -45,19 +54,20 @@ public struct Chart: Sendable, Equatable {
         public var dash: String
     }
 
-    /// `data-chart`: what the chart shows (`hit-rate`, `stall-p95`, `peak-memory`, `pareto`, `timeline`).
+    /// `data-chart`: what the chart shows (`hit-rate`, `display-p95`, `peak-memory`, `stalls-by-cache`, …).
     public var kind: String
     public var title: String
-    /// A second line under the title (what else the rows share), empty for none.
+    /// Text under the title (what else the rows share), wrapped to the chart's width; empty
+    /// for none.
     public var subtitle = ""
     public var xTitle: String
     public var yTitle: String
     public var xAxis: XAxis
-    /// A fixed y range; otherwise from 0 to the largest value drawn.
+    /// A fixed y range; otherwise from 0 to the largest value drawn (whisker tops included).
+    /// A numeric x axis runs from 0 to the largest x. Reference lines do not stretch the axes:
+    /// one beyond them is left out and named in a note, so data far below a limit still fills
+    /// the plot.
     public var yRange: ClosedRange<Double>?
-    /// Whether the x axis spans only the points (vertical lines outside it are left out, with a
-    /// note); otherwise it runs from 0 and includes the vertical lines.
-    public var xFitsData = false
     public var series: [Series] = []
     public var areas: [Area] = []
     public var referenceLines: [ReferenceLine] = []

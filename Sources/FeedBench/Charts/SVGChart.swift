@@ -1,8 +1,10 @@
 /// Draws a `Chart` as one self-contained `<svg>` element, 600 px wide: title, grid, axes with
 /// titles, stacked areas, reference lines, series (lines and markers, each point with its hover
-/// text) and a legend under the plot. The markup is regular so tests can read it back:
-/// `<svg class="chart" data-chart=KIND>`, `<text class="axis-title">`, one
-/// `<g class="series" data-series=NAME>` per series holding one `class="point"` per point.
+/// text and, when it has a range, a capped whisker) and a legend under the plot. The markup is
+/// regular so tests can read it back: `<svg class="chart" data-chart=KIND>`,
+/// `<text class="axis-title">`, one `<g class="series" data-series=NAME>` per series holding one
+/// `class="point"` (and one `class="whisker"` when it has a range) per point. The page may
+/// scale it down to fit (its `viewBox` keeps the proportions).
 public enum SVGChart {
     static let width = 600.0
     static let plotLeft = 76.0
@@ -11,11 +13,14 @@ public enum SVGChart {
     /// Average advance of a 12 px sans-serif character, for laying out labels and the legend.
     static let characterWidth = 6.6
     static let markerRadius = 4.5
+    /// Half the width of a whisker's caps.
+    static let whiskerCap = 4.0
 
     /// The `<svg>` element, ending with a line end.
     public static func render(_ chart: Chart) -> String {
         var out = MarkupWriter()
-        let plotTop = chart.subtitle.isEmpty ? 44.0 : 60
+        let subtitle = wrap(chart.subtitle)
+        let plotTop = 44 + 16 * Double(subtitle.count)
         let plotBottom = plotTop + plotHeight
 
         // The x positions: numeric, or evenly spaced categories (rotated labels when crowded).
@@ -24,34 +29,36 @@ public enum SVGChart {
         let slot = (plotRight - plotLeft) / Double(max(1, categories.count))
         let rotated = categories.contains { Double($0.count) * characterWidth > slot - 6 }
         let allX = chart.series.flatMap { $0.points.map(\.x) } + chart.areas.flatMap(\.xs)
-            + (chart.xFitsData ? [] : chart.referenceLines.filter { $0.orientation == .vertical }.map(\.value))
-        let xScale = AxisScale(covering: allX.min() ?? 0, allX.max() ?? 1, includingZero: !chart.xFitsData, from: plotLeft, to: plotRight)
+        let xScale = AxisScale(covering: allX.min() ?? 0, allX.max() ?? 1, from: plotLeft, to: plotRight)
         func x(_ value: Double) -> Double {
             categories.isEmpty ? xScale.position(value) : plotLeft + (value + 0.5) * slot
         }
-        let allY = chart.series.flatMap { $0.points.map(\.y) } + chart.areas.flatMap(\.upper)
-            + chart.referenceLines.filter { $0.orientation == .horizontal }.map(\.value)
+        let allY = chart.series.flatMap { $0.points.map { $0.range?.upperBound ?? $0.y } } + chart.areas.flatMap(\.upper)
         let yScale = chart.yRange.map { AxisScale(fixed: $0, from: plotBottom, to: plotTop) }
             ?? AxisScale(covering: allY.min() ?? 0, allY.max() ?? 1, from: plotBottom, to: plotTop)
         func y(_ value: Double) -> Double { yScale.position(value) }
+        // The axes fit the data: a reference line beyond them is left out, and said so.
+        let outside = chart.referenceLines.filter { rule in
+            let scale = rule.orientation == .vertical ? xScale : yScale
+            return !(scale.lower...scale.upper).contains(rule.value)
+        }
+        let notes = (chart.notes + outside.map { rule in
+            let scale = rule.orientation == .vertical ? xScale : yScale
+            return "\(rule.label): off the axis, every point is " + (rule.value > scale.upper ? "below it." : "above it.")
+        }).map(wrap)
 
         let xTitleY = plotBottom + (rotated ? 74 : 40)
         let legend = legendRows(chart)
         let legendTop = xTitleY + 14
         let notesTop = legendTop + Double(legend.count) * 20
-        // A vertical line outside a data-fitted x axis is left out, and said so.
-        let outside = chart.referenceLines.filter { $0.orientation == .vertical && !(xScale.lower...xScale.upper).contains($0.value) }
-        let notes = chart.notes + outside.map { rule in
-            "\(rule.label): off the axis, every point is " + (rule.value > xScale.upper ? "below it" : "above it")
-        }
-        let height = (notesTop + Double(notes.count) * 17 + 8).rounded(.up)
+        let height = (notesTop + Double(notes.joined().count) * 17 + 8).rounded(.up)
 
         out.line("<svg class=\"chart\" data-chart=\"\(SVGText.escape(chart.kind))\" xmlns=\"http://www.w3.org/2000/svg\" "
                  + "viewBox=\"0 0 \(SVGText.px(width)) \(SVGText.px(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
                  + "role=\"img\" aria-label=\"\(SVGText.escape(chart.title))\">")
         out.line("<title>\(SVGText.escape(chart.title))</title>")
         out.label(chart.title, x: plotLeft, y: 22, attributes: "class=\"chart-title\"")
-        if !chart.subtitle.isEmpty { out.label(chart.subtitle, x: plotLeft, y: 40, attributes: "class=\"chart-subtitle\"") }
+        if !subtitle.isEmpty { out.lines(subtitle, x: plotLeft, y: 40, spacing: 16, attributes: "class=\"chart-subtitle\"") }
 
         // Grid and axes.
         out.line("<g class=\"grid\">")
@@ -73,13 +80,7 @@ public enum SVGChart {
             for (index, name) in categories.enumerated() {
                 let position = x(Double(index))
                 out.segment(position, plotBottom, position, plotBottom + 4)
-                if rotated {
-                    let top = plotBottom + 14
-                    out.label(name, x: position, y: top,
-                             attributes: "class=\"tick\" text-anchor=\"end\" transform=\"rotate(-35 \(SVGText.px(position)) \(SVGText.px(top)))\"")
-                } else {
-                    out.label(name, x: position, y: plotBottom + 17, attributes: "class=\"tick\" text-anchor=\"middle\"")
-                }
+                out.categoryTick(name, x: position, plotBottom: plotBottom, rotated: rotated)
             }
         }
         out.label(chart.xTitle, x: (plotLeft + plotRight) / 2, y: xTitleY, attributes: "class=\"axis-title\" text-anchor=\"middle\"")
@@ -127,6 +128,12 @@ public enum SVGChart {
                 out.line("<path class=\"line\" d=\"\(path)\" fill=\"none\" stroke=\"\(style.colour)\" stroke-width=\"2\"\(dash)/>")
             }
             for point in series.points {
+                if let range = point.range {
+                    let (middle, low, high) = (SVGText.px(x(point.x)), SVGText.px(y(range.lowerBound)), SVGText.px(y(range.upperBound)))
+                    let (left, right) = (SVGText.px(x(point.x) - whiskerCap), SVGText.px(x(point.x) + whiskerCap))
+                    out.line("<path class=\"whisker\" d=\"M\(middle),\(low)V\(high)M\(left),\(low)H\(right)M\(left),\(high)H\(right)\" "
+                             + "fill=\"none\" stroke=\"\(style.colour)\" stroke-width=\"1.4\"/>")
+                }
                 out.line("<path class=\"point\" d=\"\(markerPath(style.marker, x(point.x), y(point.y), markerRadius))\" "
                          + markerPaint(style) + "><title>\(SVGText.escape(point.note))</title></path>")
             }
@@ -155,11 +162,30 @@ public enum SVGChart {
             }
         }
         out.line("</g>")
-        for (index, note) in notes.enumerated() {
-            out.label(note, x: plotLeft, y: notesTop + 12 + Double(index) * 17, attributes: "class=\"chart-note\"")
+        var noteTop = notesTop + 12
+        for note in notes {
+            out.lines(note, x: plotLeft, y: noteTop, spacing: 17, attributes: "class=\"chart-note\"")
+            noteTop += Double(note.count) * 17
         }
         out.line("</svg>")
         return out.text
+    }
+
+    /// `text` in lines that fit the plot's width, broken at spaces; each line but the last
+    /// keeps its closing space, so the lines joined are `text` again. None for empty text.
+    static func wrap(_ text: String) -> [String] {
+        let fits = Int((plotRight - plotLeft + 16) / characterWidth)
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + word.count > fits {
+                lines.append(line)
+                line = ""
+            }
+            line += word + " "
+        }
+        if !line.isEmpty { lines.append(String(line.dropLast())) }
+        return lines
     }
 
     /// A legend entry: a series (line sample and marker) or an area (a swatch).
@@ -251,5 +277,24 @@ struct MarkupWriter {
 
     mutating func label(_ content: String, x: Double, y: Double, attributes: String) {
         line("<text x=\"\(SVGText.px(x))\" y=\"\(SVGText.px(y))\" \(attributes)>\(SVGText.escape(content))</text>")
+    }
+
+    /// A category's tick label under the plot's bottom edge at `x`: level, or turned 35° to end at
+    /// its tick when the categories are too long to sit side by side.
+    mutating func categoryTick(_ name: String, x: Double, plotBottom: Double, rotated: Bool) {
+        if rotated {
+            let top = plotBottom + 14
+            label(name, x: x, y: top, attributes: "class=\"tick\" text-anchor=\"end\" transform=\"rotate(-35 \(SVGText.px(x)) \(SVGText.px(top)))\"")
+        } else {
+            label(name, x: x, y: plotBottom + 17, attributes: "class=\"tick\" text-anchor=\"middle\"")
+        }
+    }
+
+    /// One `<text>` of `lines` (a wrapped text), the first at `y`, each next `spacing` lower.
+    mutating func lines(_ lines: [String], x: Double, y: Double, spacing: Double, attributes: String) {
+        let spans = lines.enumerated().map { index, content in
+            "<tspan x=\"\(SVGText.px(x))\" y=\"\(SVGText.px(y + Double(index) * spacing))\">\(SVGText.escape(content))</tspan>"
+        }
+        line("<text \(attributes)>\(spans.joined())</text>")
     }
 }

@@ -1,15 +1,18 @@
 /// `bench report`'s page: one self-contained HTML file (inline CSS and SVG, a few lines of
-/// inline script to sort the table; nothing fetched, opens offline) with, per profile, the
-/// recommendation (`MatrixSummary`), stalls against cache size at the recommended window and
-/// the memory/stall Pareto front, then stalls, display-wait p95, hit rate and peak memory
-/// against the prefetch window for each trace, seeds averaged (`ReportCharts`),
-/// memory over time for each run of a timeline, and a sortable table of every row.
+/// inline script to sort the table; nothing fetched, opens offline) that shows, per profile,
+/// the decision a team has to make: `MatrixSummary`'s recommendation in words, the stall
+/// heatmaps over window × memory cache for each policy with the recommendation and its ties
+/// marked, stalls and peak memory against the memory cache at the recommended window, the
+/// memory/stall Pareto front, then hit rate, display latency and peak memory against the
+/// window for each group of runs at the recommended memory cache (`ReportCharts`); memory
+/// over time for each run of a timeline; and a sortable table of every run. A sweep's mean,
+/// min and max rows are left out (`ReportRows`): seeds are aggregated by the charts.
 /// Deterministic: the same inputs give the same bytes (no clock, no dictionary order).
 public enum HTMLReport {
     /// The page for `results` (each run once across them) and an optional timeline of their runs.
     public static func render(results: [ResultsFile], timeline: TimelineFile? = nil) throws -> String {
         let rows = try ReportRows(results)
-        var charts = ReportCharts(rows: rows)
+        var charts = ReportCharts()
         var page = MarkupWriter()
         page.line("<!DOCTYPE html>")
         page.line("<html lang=\"en\">")
@@ -21,27 +24,44 @@ public enum HTMLReport {
         page.line("</head>")
         page.line("<body>")
         page.line("<h1>FeedBench report</h1>")
-        let inputs = results.map { "\(code($0.path)) (\(runs($0.rows.filter { !$0.isAggregate }.count)))" } + (timeline.map { ["timeline " + code($0.path)] } ?? [])
+        let inputs = rows.files.map { file in
+            code(file.path) + " (\(runs(file.runs))" + (file.aggregates == 0 ? ")"
+                : "; its \(file.aggregates) mean, min and max rows are left out: they summarise those runs)")
+        } + (timeline.map { ["timeline " + code($0.path)] } ?? [])
         page.line("<p class=\"inputs\">From \(inputs.joined(separator: ", ")).</p>")
-        page.line("<p class=\"help\">Hover a point for its figures. Prefetch windows that are plain item counts sit on a numeric axis; "
-                  + "when a chart has other forms (N+M, Xscreens, device, velocity, adaptive:N) every window is a category, in the order "
-                  + "item counts, N+M, screens, device, velocity, adaptive. Memory is tracked memory (memory cache + on-screen bitmaps + "
-                  + "in-flight downloads), in MiB.</p>")
+        page.line("<p class=\"help\">Hover a point or a cell for its figures. Seeds are never drawn apart: a point is the mean over "
+                  + "the seeds, its bar their minimum to maximum. Stall and memory axes start at 0. Memory is tracked memory (memory cache "
+                  + "+ on-screen bitmaps + in-flight downloads), in MiB. Display latency is every display's wait, 0 for an image already "
+                  + "in memory. Prefetch windows that are plain item counts sit on a numeric axis; when a chart has other forms (N+M, "
+                  + "Xscreens, device, velocity, adaptive:N) every window is a category, in the order item counts, N+M, screens, device, "
+                  + "velocity, adaptive.</p>")
 
         for (name, profileRows) in rows.byProfile {
-            let profile = DeviceProfile.builtIn.first { $0.name == name }
+            let decision = ProfileDecision(name: name, rows: profileRows)
             page.line("<section class=\"profile\">")
-            page.line("<h2>\(SVGText.escape(name))\(profile.map { " — " + SVGText.escape($0.model) } ?? " — not a built-in profile")</h2>")
-            page.line("<p class=\"recommendation\">\(SVGText.escape(recommendation(profile: profile, rows: profileRows)))</p>")
+            page.line("<h2>\(SVGText.escape(name))\(decision.profile.map { " — " + SVGText.escape($0.model) } ?? " — not a built-in profile")</h2>")
+            page.line("<p class=\"recommendation\">\(SVGText.escape(recommendation(decision)))</p>")
+            page.line("<p class=\"help\">\(SVGText.escape(rule(decision)))</p>")
+
+            let heatmaps = ReportCharts.stallHeatmaps(decision)
+            page.line("<h3>Stalls by prefetch window and memory cache</h3>")
+            page.line("<p class=\"help\">One map per policy, all on the same colours: each cell is the mean stalls a seed (hover for "
+                      + "the range, display latency and peak memory). The recommended configuration has a thick outline and a star; those "
+                      + "within the seeds' noise of it a dashed outline; those over the memory limit are hatched grey.</p>")
             page.line("<div class=\"charts\">")
-            if let sizes = charts.cacheSizes(profileName: name, profile: profile, rows: profileRows) { page.append(SVGChart.render(sizes)) }
-            page.append(SVGChart.render(ReportCharts.pareto(profileName: name, profile: profile, rows: profileRows)))
+            for panel in heatmaps.panels { page.append(SVGHeatmap.render(panel)) }
+            page.append(SVGHeatmap.render(heatmaps.key))
             page.line("</div>")
-            let cache = profile.flatMap { MatrixSummary(profile: $0, runs: profileRows.map(\.summaryRun)).recommended?.memoryLimitBytes }
-            for group in ReportCharts.groups(profileRows) {
-                page.line("<h3>\(SVGText.escape(group.key[2])) · network \(SVGText.escape(group.key[1]))</h3>")
+
+            page.line("<h3>Memory and stalls</h3>")
+            page.line("<div class=\"charts\">")
+            for chart in charts.cacheSizeCharts(decision) + [ReportCharts.pareto(decision)] { page.append(SVGChart.render(chart)) }
+            page.line("</div>")
+            let groups = ReportCharts.groups(profileRows)
+            for group in groups {
+                page.line("<h3>\(SVGText.escape(ReportCharts.heading(group, among: groups)))</h3>")
                 page.line("<div class=\"charts\">")
-                for chart in charts.windowCharts(group, profile: profile, cache: cache) { page.append(SVGChart.render(chart)) }
+                for chart in charts.windowCharts(group, decision: decision) { page.append(SVGChart.render(chart)) }
                 page.line("</div>")
             }
             page.line("</section>")
@@ -60,7 +80,9 @@ public enum HTMLReport {
 
         page.line("<section class=\"rows\">")
         page.line("<h2>Every run</h2>")
-        page.line("<p class=\"help\">Click a column title to sort by it; click again to reverse.</p>")
+        page.line("<p class=\"help\">One row per run (a sweep's mean, min and max rows left out). Display latency percentiles are over "
+                  + "every display (0 for a memory hit); stall percentiles over the stalled displays only. Click a column title to sort "
+                  + "by it; click again to reverse.</p>")
         table(rows.rows, into: &page)
         page.line("</section>")
         page.line("<script>\(sortScript)</script>")
@@ -73,21 +95,31 @@ public enum HTMLReport {
 
     static func code(_ content: String) -> String { "<code>\(SVGText.escape(content))</code>" }
 
-    /// `MatrixSummary`'s recommendation for a profile, in words.
-    static func recommendation(profile: DeviceProfile?, rows: [ReportRows.Row]) -> String {
-        guard let profile else {
+    /// The decision in words: the recommended policy, memory cache and window, its mean stalls
+    /// with their range over the seeds, display-latency p95 and peak memory, and how many
+    /// configurations tied with it within the seeds' noise.
+    static func recommendation(_ decision: ProfileDecision) -> String {
+        guard let profile = decision.profile else {
             return "Not a built-in profile: its memory limit is unknown, so no configuration is recommended."
         }
-        let summary = MatrixSummary(profile: profile, runs: rows.map(\.summaryRun))
-        guard let best = summary.recommended else {
+        guard let best = decision.recommended else {
             return "No recommendation: every configuration went over the profile's memory limit (\(FixedPoint.mebibytes(profile.memoryWarningBytes)))."
         }
-        let stalls = best.spread(.stalls)
-        return "Recommended (fewest stalls within the memory-warning threshold, \(FixedPoint.mebibytes(profile.memoryWarningBytes)), "
-            + "and no jetsam kill; of those within the seeds' noise, the smallest cache): \(best.policy), memory cache "
-            + "\(FixedPoint.mebibytes(best.memoryLimitBytes)), prefetch window \(best.window) — \(TuneFigure.stalls.format(stalls.mean)) stalls "
-            + "a seed (\(stalls.min)–\(stalls.max) over \(summary.seeds) seed\(summary.seeds == 1 ? "" : "s")), display wait p95 "
-            + "\(TuneFigure.displayP95.format(best.spread(.displayP95).mean)), peak memory \(FixedPoint.mebibytes(Int64(best.spread(.peakMemory).mean.rounded())))."
+        let ties = decision.equivalentCount - 1
+        return "Recommended: \(best.policy), memory cache \(FixedPoint.mebibytes(best.memoryLimitBytes)), prefetch window \(best.window) — "
+            + "\(decision.stalls(best)), \(decision.latencyAndPeak(best)). "
+            + (ties == 0 ? "No other configuration is within the seeds' noise of its stalls."
+                : "\(ties) other configuration\(ties == 1 ? " ties" : "s tie") with it within the seeds' noise (dashed in the maps); "
+                    + "of those \(ties + 1) it has the smallest memory cache, then the fewest bytes downloaded.")
+    }
+
+    /// How the recommendation is chosen and what a seed's figures add up.
+    static func rule(_ decision: ProfileDecision) -> String {
+        let counted = "A seed's stalls are those of \(decision.workloads), summed; figures are \(decision.seeds == 1 ? "of 1 seed" : "means over \(decision.seedsText)")."
+        guard let profile = decision.profile else { return "Configurations are ranked by mean stalls alone. " + counted }
+        return "The rule bench run prints: the fewest mean stalls among the configurations whose peak tracked memory stayed at or below "
+            + "the memory-warning threshold (\(FixedPoint.mebibytes(profile.memoryWarningBytes))) with no jetsam kill on every seed; of those "
+            + "within the seeds' noise of the fewest, the smallest memory cache, then the fewest bytes downloaded. " + counted
     }
 
     /// A table column: its title, whether it sorts as a number, and a row's cell (shown text
@@ -109,7 +141,8 @@ public enum HTMLReport {
 
     static let count: @Sendable (Int64) -> String = { String($0) }
     static let percent: @Sendable (Int64) -> String = { FixedPoint.ratio($0, 10_000, decimals: 1) + " %" }
-    static let milliseconds: @Sendable (Int64) -> String = { FixedPoint.ratio($0, 1000, decimals: 1) + " ms" }
+    /// An empty cell (`ResultMetric.absent`) is written `—`.
+    static let milliseconds: @Sendable (Int64) -> String = { $0 == ResultMetric.absent ? "—" : FixedPoint.ratio($0, 1000, decimals: 1) + " ms" }
     static let mebibytes: @Sendable (Int64) -> String = { FixedPoint.mebibytes($0) }
 
     static let columns: [Column] = [
@@ -118,8 +151,10 @@ public enum HTMLReport {
         identity("window", "prefetch_window"), identity("trace", "trace"), identity("seed", "seed"),
         identity("launches", "launches"), identity("scenario", "scenario"),
         figure("hit rate", "hit_rate", percent), figure("memory hits", "memory_hit_rate", percent),
-        figure("stalls", "stalls", count), figure("p50 stall", "stall_ms_p50", milliseconds),
-        figure("p95 stall", "stall_ms_p95", milliseconds), figure("p99 stall", "stall_ms_p99", milliseconds),
+        figure("display p50", "display_latency_ms_p50", milliseconds), figure("display p95", "display_latency_ms_p95", milliseconds),
+        figure("display p99", "display_latency_ms_p99", milliseconds),
+        figure("stalls", "stalls", count), figure("stall p50", "stall_ms_p50", milliseconds),
+        figure("stall p95", "stall_ms_p95", milliseconds), figure("stall p99", "stall_ms_p99", milliseconds),
         figure("first image", "first_image_ms", milliseconds), figure("API calls", "api_requests", count),
         figure("image requests", "image_requests", count), figure("downloaded", "bytes_downloaded", mebibytes),
         figure("peak memory", "peak_memory_bytes", mebibytes), figure("mean memory", "mean_memory_bytes", mebibytes),
@@ -149,13 +184,14 @@ public enum HTMLReport {
     h3{font-size:16px;margin:18px 0 6px}
     p{max-width:1100px;line-height:1.45;font-size:14px}.help{color:#444}.recommendation{font-weight:600}
     code{font-size:13px;background:#f3f3f3;padding:1px 4px;border-radius:3px}
-    .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,600px),600px));gap:12px 16px}
+    .charts{display:flex;flex-wrap:wrap;align-items:flex-start;gap:12px 16px}
     svg.chart{background:#fff;border:1px solid #ddd;border-radius:4px;font-family:inherit;max-width:100%;height:auto}
     svg.chart .chart-title{font-size:15px;font-weight:600;fill:#1a1a1a}svg.chart .chart-subtitle{font-size:12px;fill:#555}
     svg.chart .tick,svg.chart .legend-label{font-size:12px;fill:#222}svg.chart .axis-title{font-size:13px;fill:#1a1a1a}
     svg.chart .reference-label{font-size:12px;font-weight:600}svg.chart .chart-note{font-size:12px;fill:#8a1c00}
     svg.chart .grid line{stroke:#e6e6e6}svg.chart .axis line{stroke:#333}
-    svg.chart .point:hover{stroke-width:3}
+    svg.chart .point:hover{stroke-width:3}svg.chart .cell-value{font-size:12px}
+    @media (max-width:640px){body{padding:8px 10px 30px}h1{font-size:22px}h2{font-size:19px}}
     .table-wrap{overflow-x:auto;border:1px solid #ddd}
     table{border-collapse:collapse;font-size:12px;white-space:nowrap}
     th,td{padding:3px 8px;border-bottom:1px solid #eee;text-align:left}td.number,th.number{text-align:right}

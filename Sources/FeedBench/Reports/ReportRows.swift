@@ -32,9 +32,15 @@ struct ReportRows {
     static func column(_ name: String) -> Int { RunResult.identityIndex(name) }
 
     let rows: [Row]
+    /// Each file's path, its runs, and the aggregate rows left out of it.
+    let files: [(path: String, runs: Int, aggregates: Int)]
 
     init(_ files: [ResultsFile]) throws {
         rows = try ResultsFile.rowsOnce(files).filter { !$0.row.isAggregate }.map { Row(identity: $0.row.identity, values: $0.row.values) }
+        self.files = files.map { file in
+            let aggregates = file.rows.filter(\.isAggregate).count
+            return (file.path, file.rows.count - aggregates, aggregates)
+        }
     }
 
     /// `items`' distinct keys in the order they first appear.

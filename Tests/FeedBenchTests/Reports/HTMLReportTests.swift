@@ -1,115 +1,274 @@
-import FeedBench
+@testable import FeedBench
 import Foundation
 import TestScratch
 import Testing
 
-/// `bench report`'s page read back as markup: the charts a person expects, with the series,
-/// points, axis titles, limits and recommendation that the results say they should have.
+/// `bench report`'s page read back as markup, on the committed standard matrix: per profile
+/// the charts that show the decision (a stall heatmap per policy with the recommendation
+/// where `MatrixSummary` puts it, stalls and memory against the cache size, the Pareto front,
+/// the window charts per group), seeds aggregated and never drawn as series, memory and stall
+/// axes from 0, legends that name only what differs, the recommendation in words, and every
+/// run in the table; a sweep's aggregate rows change nothing drawn.
 @Suite(.scratchFolder) struct HTMLReportTests {
     static let lowEnd = SharedFiles.packageRoot.appendingPathComponent("results/low-end.csv").path
+    static let lowEndText = try! String(contentsOfFile: lowEnd, encoding: .utf8)
+    static let policies = ["lru", "lfu", "fifo", "ttl:max-age=300"]
+    static let windows = ["0", "5", "10", "20", "30", "50"]
 
-    static func page(_ paths: [String] = [lowEnd], timeline: String? = nil) throws -> MarkupElement {
+    static func html(_ paths: [String] = [lowEnd], timeline: String? = nil) throws -> String {
         let results = try paths.map { try ResultsFile.read(path: $0) }
         let timelineFile = try timeline.map { try TimelineFile.read(path: $0, matching: results) }
-        return try MarkupElement.parse(HTMLReport.render(results: results, timeline: timelineFile))
+        return try HTMLReport.render(results: results, timeline: timelineFile)
     }
+
+    static func page(_ paths: [String] = [lowEnd]) throws -> MarkupElement { try MarkupElement.parse(html(paths)) }
 
     static func charts(_ page: MarkupElement, _ kind: String) -> [MarkupElement] {
         page.all("svg", class: "chart").filter { $0.attributes["data-chart"] == kind }
     }
 
-    static func series(_ chart: MarkupElement) -> [(name: String, points: Int)] {
-        chart.all("g", class: "series").map { ($0.attributes["data-series"] ?? "", $0.all("path", class: "point").count) }
+    static func series(_ chart: MarkupElement) -> [(name: String, points: Int, whiskers: Int)] {
+        chart.all("g", class: "series").map {
+            ($0.attributes["data-series"] ?? "", $0.all("path", class: "point").count, $0.all("path", class: "whisker").count)
+        }
     }
 
     static func axisTitles(_ chart: MarkupElement) -> [String] { chart.all("text", class: "axis-title").map(\.allText) }
 
-    /// 864 runs (6 cache sizes × 3 seeds of every configuration) still give one chart per trace
-    /// and figure, one line per policy: seeds are averaged and the lines drawn at the recommended
-    /// cache size, which the subtitle names — never a line per seed or per size.
-    @Test func windowChartsHaveOneSeriesPerPolicyAndOnePointPerWindow() throws {
+    /// The tick labels of a chart's `x` or `y` axis, lowest value first.
+    static func ticks(_ chart: MarkupElement, _ axis: String) -> [String] {
+        chart.all("g", class: "axis").filter { $0.attributes["class"] == "axis \(axis)" }.flatMap { $0.all("text", class: "tick") }.map(\.allText)
+    }
+
+    static func notes(_ chart: MarkupElement) -> [String] { chart.all("text", class: "chart-note").map(\.allText) }
+
+    /// The ranking `bench run` prints for the rows of `text` (a low-end results file).
+    static func summary(_ text: String = lowEndText) throws -> MatrixSummary {
+        let file = try ResultsFile(CSVTable(parsing: Array(text.utf8), source: "summary"))
+        let column = { (name: String) in RunResult.identityColumns.firstIndex(of: name)! }
+        return MatrixSummary(profile: .lowEnd, runs: file.rows.filter { !$0.isAggregate }.map { row in
+            MatrixSummary.Run(policy: row.identity[column("policy")], memoryLimitBytes: Int64(row.identity[column("memory_limit_bytes")])!,
+                              window: row.identity[column("prefetch_window")], seed: row.identity[column("seed")], values: row.values)
+        })
+    }
+
+    /// `lowEndText` with the peak memory of the 450 MiB runs at windows 20, 30 and 50 raised
+    /// above low-end's memory-warning threshold.
+    static let overLimitText: String = {
+        let peak = RunResult.columns.firstIndex(of: "peak_memory_bytes")!
+        return lowEndText.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard cells.count > peak, cells[3] == "471859200", ["20", "30", "50"].contains(cells[5]) else { return String(line) }
+            cells[peak] = "1100000000"
+            return cells.joined(separator: ",")
+        }.joined(separator: "\n")
+    }()
+
+    @Test func eachProfileShowsTheDecisionThenOneSetOfWindowChartsPerGroup() throws {
         let page = try Self.page()
-        for kind in ["stalls", "display-p95", "hit-rate", "peak-memory"] {
-            let charts = Self.charts(page, kind)
-            #expect(charts.count == 2, "\(kind): one chart per trace (browser, skimmer)")
-            for chart in charts {
-                let series = Self.series(chart)
-                #expect(series.map(\.name) == ["lru", "lfu", "fifo", "ttl:max-age=300"])
-                #expect(series.allSatisfy { $0.points == 6 }, "windows 0, 5, 10, 20, 30, 50")
-                #expect(Self.axisTitles(chart).last == "prefetch window (items ahead)")
-                #expect(chart.all("path", class: "line").count == 4)
-                #expect(chart.all("text", class: "chart-subtitle").first?.allText == "lte · cache 14.1 MiB (recommended; 6 tried) · mean of 3 seeds")
+        let sections = page.all("section", class: "profile")
+        #expect(sections.count == 1)
+        let kinds = sections[0].all("svg", class: "chart").map { $0.attributes["data-chart"] ?? "" }
+        let windowCharts = ["hit-rate", "display-p95", "peak-memory"]
+        #expect(kinds == Array(repeating: "stall-heatmap", count: 4) + ["stall-heatmap-key", "stalls-by-cache", "peak-memory-by-cache", "pareto"]
+            + windowCharts + windowCharts, "one set of window charts per trace (browser, skimmer), none per seed")
+        #expect(sections[0].all("h3").map(\.allText) == ["Stalls by prefetch window and memory cache", "Memory and stalls",
+                                                        "browser · network lte", "skimmer · network lte"])
+        #expect(try Self.html().contains("<p class=\"inputs\">From <code>\(Self.lowEnd)</code> (864 runs).</p>"))
+    }
+
+    @Test func theHeatmapsHaveACellPerPolicySizeAndWindowMarkedWhereMatrixSummaryRanksThem() throws {
+        let page = try Self.page()
+        let summary = try Self.summary()
+        let panels = Self.charts(page, "stall-heatmap")
+        #expect(panels.map { $0.all("text", class: "chart-title").first?.allText ?? "" } == Self.policies)
+        let sizes = Set(summary.ranking.map(\.memoryLimitBytes)).sorted().map(FixedPoint.mebibytes)
+        #expect(sizes.count == 6)
+        var chosen: [(policy: String, x: String, y: String)] = [], tied: Set<[String]> = []
+        for (policy, panel) in zip(Self.policies, panels) {
+            let cells = panel.all("g", class: "cell")
+            #expect(cells.count == 6 * 6)
+            #expect(Set(cells.map { [$0.attributes["data-x"]!, $0.attributes["data-y"]!] }) == Set(Self.windows.flatMap { w in sizes.map { [w, $0] } }))
+            #expect(panel.all("text", class: "tick").map(\.allText) == sizes + Self.windows, "sizes bottom to top, windows left to right")
+            for cell in cells {
+                let (x, y) = (cell.attributes["data-x"]!, cell.attributes["data-y"]!)
+                let candidate = try #require(summary.ranking.first { $0.policy == policy && $0.window == x && FixedPoint.mebibytes($0.memoryLimitBytes) == y })
+                #expect(cell.all("text", class: "cell-value").first?.allText == TuneFigure.stalls.format(candidate.spread(.stalls).mean))
+                switch cell.attributes["data-mark"] {
+                case "chosen": chosen.append((policy, x, y))
+                case "tied": tied.insert([policy, x, y])
+                case nil: break
+                case let other: Issue.record("unexpected mark \(String(describing: other))")
+                }
             }
         }
-        // The y axis's title, then the x axis's.
-        #expect(Self.axisTitles(Self.charts(page, "hit-rate")[0]) == ["hit rate (%, memory + disk)", "prefetch window (items ahead)"])
-        #expect(Self.axisTitles(Self.charts(page, "display-p95")[0]).first == "p95 wait of every display (ms)")
-        #expect(Self.axisTitles(Self.charts(page, "peak-memory")[0]).first == "peak tracked memory (MiB)")
+        let best = try #require(summary.recommended)
+        #expect(chosen.count == 1, "exactly one recommended cell")
+        #expect(chosen.first.map { [$0.policy, $0.x, $0.y] } == [best.policy, best.window, FixedPoint.mebibytes(best.memoryLimitBytes)])
+        #expect(tied == Set(summary.ranking[1..<summary.equivalentCount].map { [$0.policy, $0.window, FixedPoint.mebibytes($0.memoryLimitBytes)] }))
+        let key = try #require(Self.charts(page, "stall-heatmap-key").first)
+        #expect(key.all("g", class: "key-mark").map { $0.attributes["data-mark"] ?? "" } == ["chosen", "tied"], "nothing is over the limit")
     }
 
-    /// The size decision: stalls against cache size at the recommended window, a line per policy
-    /// with a point per size, and the recommendation starred where MatrixSummary puts it.
-    @Test func stallsAgainstCacheSizeMarkTheRecommendation() throws {
-        let chart = try #require(Self.charts(try Self.page(), "cache-size").first)
-        let series = Self.series(chart)
-        #expect(Set(series.dropLast().map(\.name)) == ["lru", "lfu", "fifo", "ttl:max-age=300"])
-        #expect(series.dropLast().allSatisfy { $0.points == 6 })
-        #expect(series.last.map { ($0.name, $0.points) } ?? ("", 0) == ("recommended: fifo, 14.1 MiB", 1))
-        #expect(chart.all("text", class: "chart-title").first?.allText == "Stalls vs cache size · low-end · window 5")
+    @Test func configurationsOverTheMemoryLimitAreHatchedAndNeverRecommended() throws {
+        let page = try Self.page([SharedFiles.write(Self.overLimitText)])
+        let summary = try Self.summary(Self.overLimitText)
+        let cells = Self.charts(page, "stall-heatmap").flatMap { $0.all("g", class: "cell") }
+        let excluded = cells.filter { $0.attributes["data-mark"] == "excluded" }
+        #expect(excluded.count == 4 * 3)
+        #expect(excluded.allSatisfy { $0.attributes["data-y"] == "450.0 MiB" && ["20", "30", "50"].contains($0.attributes["data-x"]!) })
+        #expect(excluded.allSatisfy { !$0.all("line", class: "hatch").isEmpty })
+        let best = try #require(summary.recommended)
+        let chosen = cells.filter { $0.attributes["data-mark"] == "chosen" }
+        #expect(chosen.map { [$0.attributes["data-x"]!, $0.attributes["data-y"]!] } == [[best.window, FixedPoint.mebibytes(best.memoryLimitBytes)]])
+        #expect(Self.charts(page, "stall-heatmap-key")[0].all("g", class: "key-mark").map { $0.attributes["data-mark"] ?? "" }
+            == ["chosen", "tied", "excluded"])
+        let pareto = Self.series(Self.charts(page, "pareto")[0])
+        #expect(pareto.first { $0.name == "over the limit" }?.points == 4 * 3)
     }
 
-    /// A sweep's mean, min and max rows summarise seed rows already there: the report leaves
-    /// them out (it used to count them as runs and add them into the recommendation).
-    @Test func aSweepsAggregateRowsAreNotRuns() throws {
-        let lines = try String(contentsOfFile: SharedFiles.packageRoot.appendingPathComponent("Tests/Fixtures/low-end-48.csv").path, encoding: .utf8)
-            .split(separator: "\n").map(String.init)
-        var sweep = [lines[0] + ",sweep_run,sweep_grid"]
-        for (index, line) in lines.dropFirst().enumerated() { sweep.append(line + ",\(index + 1)/48,0123456789abcdef") }
-        for seed in ["mean", "min", "max"] {
-            var cells = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            cells[RunResult.identityColumns.firstIndex(of: "seed")!] = seed
-            sweep.append(cells.joined(separator: ",") + ",,0123456789abcdef")
+    @Test func seedsAreAggregatedIntoWhiskersNeverDrawnAsSeries() throws {
+        let page = try Self.page()
+        for chart in page.all("svg", class: "chart") {
+            let names = Self.series(chart).map(\.name)
+            #expect(!names.contains { $0.contains("seed") }, "\(names)")
+            let legend = chart.all("text", class: "legend-label").map(\.allText)
+            #expect(Set(legend).count == legend.count, "each legend entry once: \(legend)")
         }
-        let file = try ResultsFile(CSVTable(parsing: Array((sweep.joined(separator: "\n") + "\n").utf8), source: "sweep.csv"))
-        #expect(file.rows.count == 51)
-        let page = try MarkupElement.parse(HTMLReport.render(results: [file]))
-        #expect(page.all("table", class: "sortable").first?.all("tr").count == 1 + 48)
-        #expect(page.all("p").contains { $0.allText.contains("(48 runs)") })
+        for kind in ["hit-rate", "display-p95", "peak-memory"] {
+            for chart in Self.charts(page, kind) {
+                let series = Self.series(chart)
+                #expect(series.map(\.name) == Self.policies, "named by policy alone: the limits are the same for all")
+                #expect(series.allSatisfy { $0.points == 6 && $0.whiskers == 6 })
+                #expect(chart.all("text", class: "chart-subtitle").first?.allText.contains("memory cache 14.1 MiB (the recommended size)") == true)
+                #expect(chart.all("text", class: "chart-subtitle").first?.allText.hasSuffix("mean of 3 seeds, bars min–max") == true)
+                #expect(Self.axisTitles(chart).last == "prefetch window (items ahead)")
+            }
+        }
+        // A point is the mean of its seeds; its note gives their range.
+        let hitRate = RunResult.columns.firstIndex(of: "hit_rate")!
+        let rows: [[String]] = Self.lowEndText.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lruAtFive = rows.filter { $0[2] == "lru" && $0[3] == "14745600" && $0[5] == "5" && $0[6] == "browser" }
+        let seeds: [Double] = lruAtFive.map { row in Double(Int64(row[hitRate].replacingOccurrences(of: ".", with: ""))!) / 10_000 }
+        #expect(seeds.count == 3)
+        let point = try #require(Self.charts(page, "hit-rate")[0].all("g", class: "series")[0].all("path", class: "point")[1].all("title").first)
+        let format = { (value: Double) in FixedPoint.decimal(value, decimals: 1) + " %" }
+        #expect(point.allText == "lru, window 5: \(format(seeds.reduce(0, +) / 3)) (mean of 3 seeds, \(format(seeds.min()!))–\(format(seeds.max()!)))")
+
+        let summary = try Self.summary()
+        let best = try #require(summary.recommended)
+        for kind in ["stalls-by-cache", "peak-memory-by-cache"] {
+            let chart = try #require(Self.charts(page, kind).first)
+            let series = Self.series(chart)
+            #expect(series.filter { Self.policies.contains($0.name) }.allSatisfy { $0.points == 6 && $0.whiskers == 6 })
+            #expect(series.map(\.name) == Self.policies + (kind == "stalls-by-cache" ? ["recommended"] : []))
+            #expect(Self.axisTitles(chart).last == "memory cache (MiB)")
+            #expect(chart.all("text", class: "chart-subtitle").first?.allText.hasPrefix("prefetch window \(best.window) (the recommended window)") == true)
+        }
+        let stalls = best.spread(.stalls)
+        let star = try #require(Self.charts(page, "stalls-by-cache")[0].all("g", class: "series").last?.all("title").first)
+        #expect(star.allText == "\(best.policy) · \(FixedPoint.mebibytes(best.memoryLimitBytes)): \(TuneFigure.stalls.format(stalls.mean)) "
+            + "(mean of 3 seeds, \(stalls.min)–\(stalls.max))")
     }
 
-    @Test func peakMemoryShowsTheProfilesLimits() throws {
+    @Test func memoryAndStallAxesStartAtZero() throws {
+        let page = try Self.page()
+        var checked = 0
+        for chart in page.all("svg", class: "chart") where !Self.ticks(chart, "y").isEmpty {
+            let titles = Self.axisTitles(chart)
+            if let yTitle = titles.first, yTitle.contains("MiB") || yTitle.contains("stalls") {
+                #expect(Self.ticks(chart, "y").first == "0", "\(chart.attributes["data-chart"]!): \(yTitle)")
+                checked += 1
+            }
+            if let xTitle = titles.last, xTitle.contains("MiB") {
+                #expect(Self.ticks(chart, "x").first == "0", "\(chart.attributes["data-chart"]!): \(xTitle)")
+                checked += 1
+            }
+        }
+        #expect(checked == 2 + 2 + 2 + 2, "stalls and peak memory by cache (x and y), the Pareto chart (x and y), peak memory by window (y)")
+    }
+
+    @Test func limitsFarAboveThePeaksAreNotedInsteadOfFlatteningTheChart() throws {
         let chart = Self.charts(try Self.page(), "peak-memory")[0]
-        let limits = chart.all("g", class: "reference").map { $0.attributes["data-reference"] ?? "" }
         let profile = DeviceProfile.lowEnd
-        #expect(limits == ["memory warning \(FixedPoint.mebibytes(profile.memoryWarningBytes))",
-                           "jetsam limit \(FixedPoint.mebibytes(profile.jetsamLimitBytes))"])
+        #expect(chart.all("g", class: "reference").isEmpty)
+        #expect(Array(Self.notes(chart).suffix(2)) == [
+            "memory warning \(FixedPoint.mebibytes(profile.memoryWarningBytes)): off the axis, every point is below it.",
+            "jetsam limit \(FixedPoint.mebibytes(profile.jetsamLimitBytes)): off the axis, every point is below it.",
+        ])
+        #expect(Double(Self.ticks(chart, "y").last!)! < 100, "the peaks (56–63 MiB) fill the plot")
     }
 
-    @Test func paretoMarksMatrixSummarysRecommendation() throws {
+    @Test func theRecommendationStatesPolicyCacheWindowStallsLatencyAndTies() throws {
         let page = try Self.page()
-        let pareto = Self.charts(page, "pareto")
-        #expect(pareto.count == 1)
-        let series = Self.series(pareto[0])
-        let rows = try ResultsFile.read(path: Self.lowEnd).rows
-        let configurations = Set(rows.map { [$0.identity[2], $0.identity[3], $0.identity[5]] }).count
-        #expect(series.filter { ["within the memory limit", "over the limit"].contains($0.name) }.reduce(0) { $0 + $1.points } == configurations)
-        let recommended = try #require(series.first { $0.name.hasPrefix("recommended: ") })
-        #expect(recommended.points == 1)
-        // The same rule as bench run's summary: the committed baseline's recommendation.
-        #expect(recommended.name == "recommended: fifo, 14.1 MiB, window 5")
-        let front = try #require(series.first { $0.name == "Pareto front" })
-        #expect(front.points >= 1 && front.points <= configurations)
-        #expect(page.all("p", class: "recommendation").first?.allText.contains("fifo, memory cache 14.1 MiB, prefetch window 5") == true)
+        let summary = try Self.summary()
+        let best = try #require(summary.recommended)
+        let stalls = best.spread(.stalls)
+        let text = try #require(page.all("p", class: "recommendation").first?.allText)
+        let ties = summary.equivalentCount - 1
+        #expect(ties > 1)
+        #expect(text == "Recommended: \(best.policy), memory cache \(FixedPoint.mebibytes(best.memoryLimitBytes)), prefetch window \(best.window) — "
+            + "\(TuneFigure.stalls.format(stalls.mean)) stalls a seed (\(stalls.min)–\(stalls.max) over 3 seeds), display-latency p95 "
+            + "\(TuneFigure.displayP95.format(best.spread(.displayP95).mean)), peak memory \(FixedPoint.mebibytes(Int64(best.spread(.peakMemory).mean.rounded()))). "
+            + "\(ties) other configurations tie with it within the seeds' noise (dashed in the maps); of those \(ties + 1) it has the smallest "
+            + "memory cache, then the fewest bytes downloaded.")
     }
 
-    @Test func tableHasEveryRowAndSortsNumbersByValue() throws {
-        let page = try Self.page()
+    /// low-end × lru, fifo × 60 and 120 MB × windows 0, 20 × browser, skimmer × seeds 1–3, 5 s:
+    /// 48 runs, each configuration's seed rows followed by its mean, min and max rows.
+    static let sweep: String = {
+        var grid = SweepGrid()
+        grid.profiles = [SweepGrid.Value("low-end", source: "test")]
+        grid.policies = ["lru", "fifo"].map { SweepGrid.Value($0, source: "test") }
+        grid.memoryLimits = ["60MB", "120MB"].map { SweepGrid.Value($0, source: "test") }
+        grid.windows = ["0", "20"].map { SweepGrid.Value($0, source: "test") }
+        grid.behaviors = ["browser", "skimmer"].map { SweepGrid.Value($0, source: "test") }
+        grid.seeds = ["1", "2", "3"].map { SweepGrid.Value($0, source: "test") }
+        grid.session.duration = 5_000_000_000
+        let path = try! SharedFiles.scratchDirectory().appendingPathComponent("sweep.csv").path
+        _ = try! SweepJob(plan: SweepPlan(grid), destination: path).run(jobs: 2, resume: false)
+        return try! String(contentsOfFile: path, encoding: .utf8)
+    }()
+
+    /// Every `<svg>…</svg>` of a page, in order.
+    static func svgs(_ html: String) -> [String] {
+        html.components(separatedBy: "<svg ").dropFirst().map { $0.components(separatedBy: "</svg>")[0] }
+    }
+
+    @Test func aSweepsAggregateRowsChangeNothingDrawn() throws {
+        let withAggregates = try SharedFiles.write(Self.sweep, name: "sweep.csv")
+        let runsOnly = try SharedFiles.write(Self.sweep.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains(",mean,") && !$0.contains(",min,") && !$0.contains(",max,") }.joined(separator: "\n"), name: "sweep.csv")
+        #expect(Self.sweep.components(separatedBy: ",mean,").count - 1 == 16)
+        let (a, b) = (try Self.html([withAggregates]), try Self.html([runsOnly]))
+        #expect(Self.svgs(a).count == 2 + 1 + 2 + 1 + 2 * 3, "2 heatmaps and their key, 2 cache-size charts, the Pareto front, 3 per trace")
+        #expect(Self.svgs(a) == Self.svgs(b))
+        let page = try MarkupElement.parse(a)
+        #expect(a.contains("<p class=\"inputs\">From <code>\(withAggregates)</code> (48 runs; its 48 mean, min and max rows are left out: "
+            + "they summarise those runs).</p>"))
+        #expect(b.contains("<p class=\"inputs\">From <code>\(runsOnly)</code> (48 runs).</p>"))
+        #expect(page.all("table", class: "sortable")[0].all("tbody")[0].all("tr").count == 48)
+        #expect(Self.charts(page, "stall-heatmap").flatMap { $0.all("g", class: "cell") }.count == 2 * 2 * 2)
+        #expect(page.all("p", class: "recommendation").first?.allText.contains("over 3 seeds") == true)
+    }
+
+    @Test func tableHasEveryRunWithDisplayAndStallPercentiles() throws {
+        let firstImage = RunResult.columns.firstIndex(of: "first_image_ms")!
+        var lines = Self.lowEndText.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        lines[1][firstImage] = ""
+        let page = try Self.page([SharedFiles.write(lines.map { $0.joined(separator: ",") }.joined(separator: "\n") + "\n")])
         let table = try #require(page.all("table", class: "sortable").first)
         #expect(table.all("tr").count == 1 + 864)
-        let headers = table.all("th")
-        #expect(headers.contains { $0.allText == "peak memory" && $0.attributes["data-type"] == "number" })
+        let headers = table.all("th").map(\.allText)
+        let percentiles = ["display p50", "display p95", "display p99", "stalls", "stall p50", "stall p95", "stall p99", "first image"]
+        let start = try #require(headers.firstIndex(of: "display p50"))
+        #expect(Array(headers[start..<start + percentiles.count]) == percentiles)
+        #expect(table.all("th").filter { percentiles.contains($0.allText) }.allSatisfy { $0.attributes["data-type"] == "number" })
         let firstRow = table.all("tbody")[0].all("tr")[0].all("td")
         #expect(firstRow.count == headers.count)
+        let absent = firstRow[headers.firstIndex(of: "first image")!]
+        #expect(absent.allText == "—" && absent.attributes["data-v"] == "-1", "an empty first_image_ms is no time, sorted first")
+        #expect(firstRow[headers.firstIndex(of: "display p95")!].allText == "246.9 ms")
         #expect(page.all("script").count == 1)
         #expect(!page.all("script")[0].text.contains("http"))
     }
@@ -119,17 +278,17 @@ import Testing
         #expect(try HTMLReport.render(results: results) == HTMLReport.render(results: results))
     }
 
-    @Test func aProfileThatIsNotBuiltInIsDrawnWithoutLimitsAndSaysSo() throws {
-        let text = try String(contentsOfFile: Self.lowEnd, encoding: .utf8).replacingOccurrences(of: "\nlow-end,", with: "\nmy-phone,")
-        let page = try Self.page([SharedFiles.write(text)])
+    @Test func aProfileThatIsNotBuiltInIsDrawnWithoutLimitsOrMarksAndSaysSo() throws {
+        let page = try Self.page([SharedFiles.write(Self.lowEndText.replacingOccurrences(of: "\nlow-end,", with: "\nmy-phone,"))])
+        #expect(page.all("p", class: "recommendation").first?.allText == "Not a built-in profile: its memory limit is unknown, so no configuration is recommended.")
         let chart = Self.charts(page, "peak-memory")[0]
         #expect(chart.all("g", class: "reference").isEmpty)
-        // Without a recommendation the lines are drawn at the first cache size (1/32), where fifo
-        // and ttl coincide: said too.
-        #expect(chart.all("text", class: "chart-note").map(\.allText)
-            == ["Same values at every point, so their lines coincide: fifo, ttl:max-age=300.",
-                "Profile \"my-phone\" is not built in: its memory-warning threshold and jetsam limit are unknown, not drawn."])
+        #expect(Self.notes(chart).last == "Profile \"my-phone\" is not built in: its memory-warning threshold and jetsam limit are unknown, not drawn.")
+        #expect(chart.all("text", class: "chart-subtitle").first?.allText.contains("(the size with the fewest stalls; nothing is recommended)") == true)
+        #expect(Self.charts(page, "stall-heatmap").flatMap { $0.all("g", class: "cell") }.allSatisfy { $0.attributes["data-mark"] == nil })
+        #expect(Self.charts(page, "stall-heatmap-key")[0].all("g", class: "key-mark").isEmpty)
         #expect(!Self.series(Self.charts(page, "pareto")[0]).contains { $0.name.hasPrefix("recommended") })
+        #expect(!Self.series(Self.charts(page, "stalls-by-cache")[0]).contains { $0.name.hasPrefix("recommended") })
     }
 
     @Test func runsRepeatedAcrossFilesAreRefused() throws {

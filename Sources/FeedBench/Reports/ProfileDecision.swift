@@ -1,0 +1,88 @@
+/// What `bench report` decides for one profile, and where its charts look: every
+/// configuration (policy, memory-cache limit, window) ranked as `MatrixSummary` ranks it —
+/// the recommendation, the configurations within the seeds' noise of it, those over the
+/// profile's memory limit. A profile that is not built in has no known limit: its
+/// configurations are ranked by mean stalls alone and none is recommended.
+///
+/// The focus is the configuration the cache-size and window charts are drawn at (its window,
+/// its memory-cache limit): the recommendation, or the best ranked when there is none.
+struct ProfileDecision {
+    let name: String
+    let profile: DeviceProfile?
+    let criteria: TuneCriteria
+    /// Best first (`TuneCriteria.ranking`).
+    let ranking: [TuneCandidate]
+    /// How many at the head of `ranking` are within the seeds' noise of the best.
+    let equivalentCount: Int
+    /// Seeds per configuration (the most any configuration has).
+    let seeds: Int
+    /// What a seed's figures add up, for subtitles and help: `the browser and skimmer traces on lte`.
+    let workloads: String
+    /// Each candidate's place in `ranking`, by its number.
+    private let places: [Int: Int]
+
+    init(name: String, rows: [ReportRows.Row]) {
+        self.name = name
+        profile = DeviceProfile.builtIn.first { $0.name == name }
+        let runs = rows.map(\.summaryRun)
+        if let profile {
+            let summary = MatrixSummary(profile: profile, runs: runs)
+            (criteria, ranking, equivalentCount, seeds) = (summary.criteria, summary.ranking, summary.equivalentCount, summary.seeds)
+        } else {
+            let candidates = MatrixSummary.candidates(runs)
+            criteria = TuneCriteria(objective: .stalls, constraints: [])
+            (ranking, equivalentCount) = criteria.ranking(candidates)
+            seeds = candidates.map(\.samples.count).max() ?? 0
+        }
+        let traces = ReportRows.distinct(rows.map(\.trace)), networks = ReportRows.distinct(rows.map { $0.identity[ReportRows.network] })
+        workloads = "the \(Self.list(traces)) trace\(traces.count == 1 ? "" : "s") on \(Self.list(networks))"
+        places = Dictionary(uniqueKeysWithValues: ranking.enumerated().map { ($0.element.number, $0.offset) })
+    }
+
+    /// The recommended configuration: the best, when the profile is built in and it stayed
+    /// within the memory limit.
+    var recommended: TuneCandidate? {
+        guard profile != nil, let best = ranking.first, criteria.feasible(best) else { return nil }
+        return best
+    }
+
+    /// Where the cache-size and window charts look (see the type's description).
+    var focus: TuneCandidate? { recommended ?? ranking.first }
+
+    /// Why the focus's `what` (`window`, `size`) is the one drawn, for subtitles: `the
+    /// recommended window`, or what it is instead.
+    func focusReason(_ what: String) -> String {
+        recommended != nil ? "the recommended \(what)" : "the \(what) with the fewest stalls; nothing is recommended"
+    }
+
+    /// How `candidate` is marked: the recommendation, tied with it within the seeds' noise, or
+    /// over the memory limit; nothing for the rest and for a profile that is not built in.
+    func mark(_ candidate: TuneCandidate) -> Heatmap.Mark? {
+        guard profile != nil else { return nil }
+        guard criteria.feasible(candidate) else { return .excluded }
+        let place = places[candidate.number]!
+        return place == 0 ? .chosen : place < equivalentCount ? .tied : nil
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    static func list(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+
+    /// "3 seeds", "1 seed".
+    var seedsText: String { seeds == 1 ? "1 seed" : "\(seeds) seeds" }
+
+    /// `candidate`'s stalls, mean and spread: `6.7 stalls a seed (6–7 over 3 seeds)`, or
+    /// `4 stalls a seed (1 seed)`.
+    func stalls(_ candidate: TuneCandidate) -> String {
+        let stalls = candidate.spread(.stalls)
+        return "\(TuneFigure.stalls.format(stalls.mean)) stalls a seed (\(seeds == 1 ? "" : "\(stalls.min)–\(stalls.max) over ")\(seedsText))"
+    }
+
+    /// `candidate`'s mean display-latency p95 and peak memory: `display-latency p95 0.0 ms,
+    /// peak memory 56.3 MiB`.
+    func latencyAndPeak(_ candidate: TuneCandidate) -> String {
+        "display-latency p95 \(TuneFigure.displayP95.format(candidate.spread(.displayP95).mean)), "
+            + "peak memory \(FixedPoint.mebibytes(Int64(candidate.spread(.peakMemory).mean.rounded())))"
+    }
+}
