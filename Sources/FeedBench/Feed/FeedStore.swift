@@ -1,6 +1,5 @@
 import GRDB
 import SQLiteProcessSettings
-import Synchronization
 
 /// The app's feed database (DESIGN §1.2, the SwiftData stand-in): a real SQLite database, in a
 /// file or in memory, through GRDB.
@@ -91,7 +90,7 @@ public final class FeedStore: Sendable {
     }
 
     /// In-memory stores of finished runs, kept for the next (at most `idleLimit`).
-    static let idle = Mutex<[FeedStore]>([])
+    static let idle = Locked<[FeedStore]>([])
     static let idleLimit = 16
 
     /// An empty in-memory store keeping `maxRows`: one a finished run handed back

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The scroll traces behaviours generated lately, shared by the runs that replay them.
 ///
@@ -20,7 +19,7 @@ enum GeneratedTraceCache {
     /// Enough for every trace of a large sweep's runs in flight at once; when full, it starts
     /// over (a sweep's runs come grouped by trace, so old entries are rarely wanted again).
     static let capacity = 64
-    static let traces = Mutex<[Key: ScrollTrace]>([:])
+    static let traces = Locked<[Key: ScrollTrace]>([:])
 
     /// The trace for `key`: the shared one if it was generated lately, otherwise `generate()`'s,
     /// kept for the next run. O(1) plus the generation on a miss (outside the lock).
