@@ -13,7 +13,8 @@ struct Bench: ParsableCommand {
         """,
         version: "bench \(FeedBench.version)",
         subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, TuneCommand.self, CompareCommand.self,
-                      ReportCommand.self, CheckCommand.self, CacheSimCommand.self, TraceCommand.self, ProfilesCommand.self],
+                      ReportCommand.self, CheckCommand.self, CacheSimCommand.self, TraceCommand.self, ProfilesCommand.self,
+                      PresetsCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -46,7 +46,7 @@ struct SweepCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Memory-cache policies, with :key=value parameters.", valueName: "list"))
     var policy: [String] = []
 
-    @Option(help: ArgumentHelp("Library presets (default, aggressive, conservative, nuke, kingfisher, sdwebimage).", valueName: "list"))
+    @Option(help: ArgumentHelp("Presets (default, aggressive, conservative, nuke, kingfisher, sdwebimage) with :parameters (nuke:downsample); bench presets lists them.", valueName: "list"))
     var preset: [String] = []
 
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Memory-cache cost limits with a unit (e.g. 100MB).", valueName: "list"))

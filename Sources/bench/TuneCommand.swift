@@ -52,7 +52,7 @@ struct TuneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated policies to consider.", valueName: "list"))
     var policy: [String] = []
 
-    @Option(help: ArgumentHelp("Comma-separated presets to consider as well.", valueName: "list"))
+    @Option(help: ArgumentHelp("Comma-separated presets to consider as well (nuke, kingfisher:downsample; bench presets lists them).", valueName: "list"))
     var preset: [String] = []
 
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Comma-separated memory-cache limits with a unit to consider (e.g. 50MB,100MB).", valueName: "list"))

@@ -29,4 +29,14 @@ import Testing
         #expect(unknown.status == 2 && unknown.stdout.isEmpty)
         #expect(unknown.stderr == "bench: --profile: unknown profile \"pixel\"; expected one of low-end, mid, high-end, tablet or a .json file\n")
     }
+
+    @Test func presetsListWhatEachDoesAndTheLibraryVersionItFollows() throws {
+        let result = try BenchProcess.run(["presets"])
+        #expect(result.status == 0 && result.stderr.isEmpty)
+        for line in ["nuke — Nuke 13.2", "kingfisher — Kingfisher 8.11", "sdwebimage — SDWebImage 5.21", "default — seed 001"] {
+            #expect(result.stdout.contains("\n\(line)\n") || result.stdout.hasPrefix("\(line)\n"), "\(line)")
+        }
+        #expect(result.stdout.contains("not modelled"))
+        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 }, "fits 100 columns")
+    }
 }

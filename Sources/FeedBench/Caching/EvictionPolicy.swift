@@ -143,6 +143,11 @@ public protocol EvictionPolicy {
     /// Empties the cache (a memory warning's "clear all"); counters are kept.
     mutating func removeAll()
 
+    /// Removes every resident entry whose maximum age has passed at `time`, without waiting
+    /// for a lookup (Kingfisher's memory cache sweeps every 120 s); each counts as an
+    /// expiration. O(slots).
+    mutating func removeExpired(at time: Int64)
+
     /// Accesses every request of a key-trace batch in order, as `access` would; returns the
     /// misses and the bytes they requested. `nextAccess`, aligned with the batch, feeds Belady;
     /// with `countsObjects` every request has size 1 in the cache. The default implementation
@@ -180,6 +185,14 @@ extension EvictionPolicy {
             }
         }
         return (misses, missedBytes)
+    }
+
+    /// Evicts in policy order until the cache holds at most `bytes` (Nuke's background trim to a
+    /// tenth of its cost limit). O(evicted).
+    public mutating func trim(toBytes bytes: Int64) {
+        while occupancy.bytes > bytes {
+            guard evictOne() else { break }
+        }
     }
 
     /// Evicts in policy order until the cache holds at most `fraction` of its current bytes and

@@ -25,6 +25,9 @@ public struct EventQueue<Event> {
     /// The number of pending events.
     public var count: Int { heap.count }
 
+    /// The time of the earliest pending event, if any. O(1).
+    public var nextTime: Int64? { heap.min?.time }
+
     /// Schedules `event` at `time`, which must not be in the past. O(log n).
     public mutating func schedule(_ event: Event, at time: Int64) {
         precondition(time >= now, "EventQueue: an event cannot be scheduled in the past")

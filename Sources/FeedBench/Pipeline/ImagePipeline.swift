@@ -1,58 +1,5 @@
 import DequeModule
 
-/// Where a prefetched image goes: the disk cache only, or decoded into the memory cache too.
-public enum PrefetchDestination: String, Sendable, CaseIterable {
-    case disk
-    case memoryAndDisk = "memory+disk"
-}
-
-/// How the image pipeline is set up for a run (DESIGN.md §1.4–§1.5).
-public struct PipelineConfiguration: Sendable {
-    public var memoryPolicy: PolicySpec
-    public var memoryLimits: CacheLimits
-    public var diskPolicy: PolicySpec
-    public var diskLimits: CacheLimits
-    /// Decode to the cell's pixel size (`true`) or to the image's full size.
-    public var downsample: Bool
-    /// Low-priority (prefetch) downloads allowed at once, within the connection limit.
-    public var prefetchConcurrency: Int
-    public var prefetchDestination: PrefetchDestination
-    /// Whether prefetches queue behind visible cells (`true`) or with them, first come first
-    /// served (Kingfisher's normal priority).
-    public var prefetchLowPriority = true
-    /// Whether a cell leaving the screen cancels its download when nobody else holds it
-    /// (Nuke, SDWebImage) or lets it finish into the caches (Kingfisher).
-    public var cancelsOnDisappear = true
-    /// Images costing this share of the memory cost limit or more are not kept (Nuke: 0.1).
-    public var maxEntryShare: Double?
-    /// When the disk cache goes over its byte limit it trims to this share of it (Nuke 0.7,
-    /// Kingfisher and SDWebImage 0.5); 1 evicts just enough.
-    public var diskTrimRatio = 1.0
-    /// The share of the memory cache kept when the app is backgrounded (Nuke 0.1, purge 0).
-    public var backgroundKeeps = 0.0
-    /// Seed 000's release-after-view: drop an image from the memory cache when its cell
-    /// scrolls off.
-    public var releaseViewed = false
-    /// The `policy` column; the memory policy's spec unless a preset names it.
-    public var label: String?
-
-    /// Whether a memory warning clears the memory cache (every library does; seed 002's
-    /// dictionary cache has no observer).
-    public var respondsToMemoryWarnings: Bool { memoryPolicy.name != .unbounded }
-
-    public init(memoryPolicy: PolicySpec, memoryLimits: CacheLimits, diskPolicy: PolicySpec = PolicySpec(.lru),
-                diskLimits: CacheLimits, downsample: Bool = true, prefetchConcurrency: Int = 2,
-                prefetchDestination: PrefetchDestination = .memoryAndDisk) {
-        self.memoryPolicy = memoryPolicy
-        self.memoryLimits = memoryLimits
-        self.diskPolicy = diskPolicy
-        self.diskLimits = diskLimits
-        self.downsample = downsample
-        self.prefetchConcurrency = prefetchConcurrency
-        self.prefetchDestination = prefetchDestination
-    }
-}
-
 /// How a display request was served (DESIGN.md §1.4's four cases).
 public enum DisplayOutcome: Sendable, Equatable {
     /// Decoded image in the memory cache: shown on the frame it was needed.
@@ -74,12 +21,19 @@ public enum PipelineEvent: Sendable {
     case linkCheck(generation: Int)
     case diskReadDone(url: UInt64, serial: Int)
     case decodeDone(url: UInt64, serial: Int)
+    /// The rate limiter tries its waiting downloads again.
+    case rateLimiterRetry
+    /// The memory cache's periodic sweep of expired entries.
+    case memorySweep
 }
 
 /// Seed 001's two-tier image pipeline: memory cache → disk cache → network, with coalesced
-/// downloads, two priorities, a shared connection pool (6 per host) with its own limit for
-/// prefetches, cancellation only when the last requester leaves, and disk-read and decode
-/// delays from the device profile.
+/// downloads, two priorities, a shared connection pool (6 per host), cancellation only when the
+/// last requester leaves, and disk-read and decode delays from the device profile. The
+/// mechanisms the libraries differ by are built here once and set by `PipelineConfiguration`:
+/// the prefetcher's batches and limit (`PrefetchBatches`), a rate limiter in front of the
+/// download queue (`TokenBucket`), a decode queue of limited concurrency, whether a joining
+/// display raises a download's priority, and a periodic sweep of expired memory entries.
 ///
 /// Each URL has at most one task. A task is held by a waiting display (the cell on screen)
 /// and/or the prefetcher; it is cancelled when neither holds it any more — as in Nuke,
@@ -88,7 +42,7 @@ public enum PipelineEvent: Sendable {
 /// through `takeReady()`.
 struct ImagePipeline {
     enum Phase {
-        case queued, requesting, transferring, readingDisk, decoding
+        case rateLimited, queued, requesting, transferring, readingDisk, waitingToDecode, decoding
     }
 
     struct Task {
@@ -96,15 +50,16 @@ struct ImagePipeline {
         var image: ImageDescriptor
         var phase: Phase
         var displayWaiting: Bool
-        var prefetchHeld: Bool
+        /// The prefetcher batch holding the task; `nil` when no prefetcher does.
+        var prefetchBatch: Int?
         var highPriority: Bool
-        /// Counted against the prefetch concurrency limit while on the network.
-        var holdsPrefetchSlot = false
         var attempt = 0
         /// Whether an attempt has left the device (counted once in `imageRequests`).
         var sent = false
         /// Started by the prefetcher (for wasted-prefetch accounting).
         let startedByPrefetch: Bool
+
+        var prefetchHeld: Bool { prefetchBatch != nil }
     }
 
     let configuration: PipelineConfiguration
@@ -119,7 +74,16 @@ struct ImagePipeline {
     var highQueue = Deque<UInt64>()
     var lowQueue = Deque<UInt64>()
     var connectionsInUse = 0
-    var prefetchSlotsInUse = 0
+    var prefetcher: PrefetchBatches
+    var rateLimiter: TokenBucket?
+    /// Downloads waiting for a token, in arrival order.
+    var rateLimited = Deque<UInt64>()
+    var rateRetryScheduled = false
+    /// Tasks whose data is there, waiting for a decode slot, in arrival order.
+    var decodeQueue = Deque<UInt64>()
+    var decodesRunning = 0
+    /// Bitmap bytes of the images being decoded (app memory).
+    var bytesDecoding: Int64 = 0
     var nextSerial = 0
     var ready: [UInt64] = []
     var failed: [UInt64] = []
@@ -141,10 +105,10 @@ struct ImagePipeline {
         self.network = network
         // Policy ages are in seconds; the simulator's clock counts nanoseconds.
         memoryCache = try configuration.memoryPolicy.makePolicy(limits: configuration.memoryLimits, ageScale: 1_000_000_000, source: "--policy")
-        // A disk cache that trims to a ratio is allowed over its limit for one insertion, then trimmed.
-        let diskLimits = configuration.diskTrimRatio < 1 ? CacheLimits.unbounded : configuration.diskLimits
-        diskCache = try configuration.diskPolicy.makePolicy(limits: diskLimits, ageScale: 1_000_000_000, source: "--disk-policy")
+        diskCache = try configuration.diskPolicy.makePolicy(limits: configuration.diskLimits, ageScale: 1_000_000_000, source: "--disk-policy")
         link = NetworkLink(network: network)
+        prefetcher = PrefetchBatches(limit: configuration.prefetchConcurrency, perBatch: configuration.prefetchPerBatch)
+        rateLimiter = configuration.downloadRateLimit.map(TokenBucket.init)
         generator = SeededGenerator(seed: seed, stream: 0x6e65_7477_6f72_6b)
     }
 
@@ -169,7 +133,7 @@ struct ImagePipeline {
         if memoryCache.lookup(request(image, time: now, forMemory: true)) { return .memoryHit }
         if var task = tasks[image.url] {
             task.displayWaiting = true
-            if !task.highPriority {
+            if !task.highPriority && configuration.raisesPriorityOnJoin {
                 task.highPriority = true
                 if task.phase == .queued, let index = lowQueue.firstIndex(of: image.url) {
                     lowQueue.remove(at: index)
@@ -195,29 +159,54 @@ struct ImagePipeline {
         if !task.prefetchHeld && configuration.cancelsOnDisappear { cancel(url, at: now, queue: &queue) }
     }
 
-    /// The prefetcher wants `image` ready ahead of display.
-    mutating func startPrefetch(_ image: ImageDescriptor, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
-        if var task = tasks[image.url] {
-            task.prefetchHeld = true
-            tasks[image.url] = task
-            return
-        }
-        if memoryCache.contains(image.url) { return }
-        if diskCache.contains(image.url) {
-            if configuration.prefetchDestination == .memoryAndDisk {
-                startDiskRead(image, display: false, at: now, queue: &queue)
-            }
-            return
-        }
-        startDownload(image, display: false, at: now, queue: &queue)
+    /// The prefetcher is given `images` (items entering the window, nearest first) as one batch
+    /// (UIKit's `prefetchItemsAt`); it requests them within its limit.
+    mutating func startPrefetching<Images: Sequence<ImageDescriptor>>(_ images: Images, at now: Int64,
+                                                                      queue: inout EventQueue<SimulationEvent>) {
+        issuePrefetches(in: prefetcher.add(images), at: now, queue: &queue)
     }
 
-    /// The prefetcher no longer wants `url` (it left the window).
+    /// Requests `batch`'s waiting images while it is under its limit.
+    mutating func issuePrefetches(in batch: Int, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+        while let image = prefetcher.next(in: batch) {
+            if !issuePrefetch(image, batch: batch, at: now, queue: &queue) { prefetcher.finished(in: batch) }
+        }
+    }
+
+    /// One prefetch: joins a task under way, or reads the disk, or downloads; returns `false`
+    /// when there is nothing to do (in memory, on disk and not to be loaded, already prefetched).
+    mutating func issuePrefetch(_ image: ImageDescriptor, batch: Int, at now: Int64, queue: inout EventQueue<SimulationEvent>) -> Bool {
+        if var task = tasks[image.url] {
+            guard task.prefetchBatch == nil else { return false }
+            task.prefetchBatch = batch
+            tasks[image.url] = task
+            return true
+        }
+        if memoryCache.contains(image.url) { return false }
+        if diskCache.contains(image.url) {
+            guard configuration.prefetchDestination == .memoryAndDisk && configuration.prefetchLoadsDiskHits else { return false }
+            startDiskRead(image, display: false, batch: batch, at: now, queue: &queue)
+            return true
+        }
+        startDownload(image, display: false, batch: batch, at: now, queue: &queue)
+        return true
+    }
+
+    /// The prefetcher no longer wants `url` (it left the window): taken off the waiting list, or
+    /// released (and cancelled if no display waits for it). A prefetcher per batch is never stopped.
     mutating func stopPrefetch(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
-        guard var task = tasks[url] else { return }
-        task.prefetchHeld = false
+        guard !prefetcher.perBatch, !prefetcher.withdraw(url), var task = tasks[url], let batch = task.prefetchBatch else { return }
+        task.prefetchBatch = nil
         tasks[url] = task
         if !task.displayWaiting { cancel(url, at: now, queue: &queue) }
+        prefetchEnded(batch, at: now, queue: &queue)
+    }
+
+    /// A prefetch of `batch` is over: the batch may request its next image.
+    mutating func prefetchEnded(_ batch: Int?, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+        guard let batch else { return }
+        prefetcher.finished(in: batch)
+        issuePrefetches(in: batch, at: now, queue: &queue)
     }
 
     /// The images decoded for a waiting display since the last call, in completion order.
@@ -243,55 +232,88 @@ struct ImagePipeline {
         highQueue.removeAll()
         lowQueue.removeAll()
         connectionsInUse = 0
-        prefetchSlotsInUse = 0
+        prefetcher.removeAll()
+        rateLimited.removeAll()
+        rateRetryScheduled = false
+        decodeQueue.removeAll()
+        decodesRunning = 0
+        bytesDecoding = 0
         ready.removeAll()
         failed.removeAll()
     }
 
-    /// Bytes of downloads under way (app memory).
-    var bytesInFlight: Int64 { link.bytesReceived }
+    /// Bytes of downloads under way and of bitmaps being decoded (app memory).
+    var bytesInFlight: Int64 { link.bytesReceived + bytesDecoding }
+
+    /// Schedules the memory cache's periodic sweep, if it has one, from `now` (a launch starts).
+    mutating func startSweeping(at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+        if let interval = configuration.memorySweepInterval { queue.schedule(.pipeline(.memorySweep), at: now + interval) }
+    }
+
+    /// Trims the memory cache as the app goes to the background.
+    mutating func enterBackground() {
+        switch configuration.background {
+        case .purge:
+            memoryCache.trim(toFraction: 0)
+        case let .toShareOfLimit(share):
+            if let limit = configuration.memoryLimits.maxBytes {
+                memoryCache.trim(toBytes: Int64(Double(limit) * share))
+            } else {
+                memoryCache.trim(toFraction: 0)
+            }
+        }
+    }
 
     // MARK: Task life cycle
 
-    mutating func newTask(_ image: ImageDescriptor, display: Bool, phase: Phase) -> Task {
+    mutating func newTask(_ image: ImageDescriptor, display: Bool, batch: Int?, phase: Phase) -> Task {
         nextSerial += 1
-        return Task(serial: nextSerial, image: image, phase: phase, displayWaiting: display, prefetchHeld: !display,
-                    highPriority: display, startedByPrefetch: !display)
+        return Task(serial: nextSerial, image: image, phase: phase, displayWaiting: display, prefetchBatch: batch,
+                    highPriority: display || !configuration.prefetchLowPriority, startedByPrefetch: !display)
     }
 
-    mutating func startDiskRead(_ image: ImageDescriptor, display: Bool, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
-        let task = newTask(image, display: display, phase: .readingDisk)
+    mutating func startDiskRead(_ image: ImageDescriptor, display: Bool, batch: Int? = nil, at now: Int64,
+                                queue: inout EventQueue<SimulationEvent>) {
+        let task = newTask(image, display: display, batch: batch, phase: .readingDisk)
         tasks[image.url] = task
         let readTime = profile.diskReadLatency + image.encodedBytes * 1_000_000_000 / profile.diskReadBytesPerSecond
         queue.schedule(.pipeline(.diskReadDone(url: image.url, serial: task.serial)), after: readTime)
     }
 
-    mutating func startDownload(_ image: ImageDescriptor, display: Bool, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
-        tasks[image.url] = newTask(image, display: display, phase: .queued)
-        if display || !configuration.prefetchLowPriority { highQueue.append(image.url) } else { lowQueue.append(image.url) }
+    /// A new download: through the rate limiter when there is one, then into its priority's queue.
+    mutating func startDownload(_ image: ImageDescriptor, display: Bool, batch: Int? = nil, at now: Int64,
+                                queue: inout EventQueue<SimulationEvent>) {
+        tasks[image.url] = newTask(image, display: display, batch: batch, phase: .queued)
+        if rateLimiter != nil, !rateLimited.isEmpty || !rateLimiter!.take(at: now) {
+            tasks[image.url]?.phase = .rateLimited
+            rateLimited.append(image.url)
+            scheduleRateRetry(queue: &queue)
+            return
+        }
+        enqueue(image.url)
         dispatchQueued(at: now, queue: &queue)
     }
 
-    /// Gives free connections to queued tasks: high priority first, prefetches only within
-    /// their own limit (a normal-priority prefetch waits in the high queue for a slot).
+    /// Puts a task that may download into its priority's queue.
+    mutating func enqueue(_ url: UInt64) {
+        guard var task = tasks[url] else { return }
+        task.phase = .queued
+        tasks[url] = task
+        if task.highPriority { highQueue.append(url) } else { lowQueue.append(url) }
+    }
+
+    mutating func scheduleRateRetry(queue: inout EventQueue<SimulationEvent>) {
+        guard !rateRetryScheduled, let delay = rateLimiter?.retryDelay else { return }
+        rateRetryScheduled = true
+        queue.schedule(.pipeline(.rateLimiterRetry), after: delay)
+    }
+
+    /// Gives free connections to queued tasks, high priority first.
     mutating func dispatchQueued(at now: Int64, queue: inout EventQueue<SimulationEvent>) {
         while connectionsInUse < network.connectionsPerHost {
-            let url: UInt64
-            var prefetchSlot = false
-            let slotFree = prefetchSlotsInUse < configuration.prefetchConcurrency
-            if let index = highQueue.firstIndex(where: { slotFree || tasks[$0]?.displayWaiting != false }) {
-                url = highQueue.remove(at: index)
-                prefetchSlot = tasks[url]?.displayWaiting == false
-            } else if slotFree, let next = lowQueue.popFirst() {
-                url = next
-                prefetchSlot = true
-            } else {
-                return
-            }
+            guard let url = highQueue.popFirst() ?? lowQueue.popFirst() else { return }
             guard var task = tasks[url] else { continue }
             connectionsInUse += 1
-            if prefetchSlot { prefetchSlotsInUse += 1 }
-            task.holdsPrefetchSlot = prefetchSlot
             task.phase = .requesting
             tasks[url] = task
             sendAttempt(url, at: now, queue: &queue)
@@ -317,26 +339,28 @@ struct ImagePipeline {
         }
     }
 
-    /// Frees the network resources a task holds.
-    mutating func releaseConnection(_ task: Task) {
+    /// Frees the connection a task holds.
+    mutating func releaseConnection() {
         connectionsInUse -= 1
-        if task.holdsPrefetchSlot { prefetchSlotsInUse -= 1 }
     }
 
     mutating func cancel(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
         guard let task = tasks[url] else { return }
         switch task.phase {
+        case .rateLimited:
+            if let i = rateLimited.firstIndex(of: url) { rateLimited.remove(at: i) }
+            tasks[url] = nil
         case .queued:
             if let i = highQueue.firstIndex(of: url) { highQueue.remove(at: i) }
             if let i = lowQueue.firstIndex(of: url) { lowQueue.remove(at: i) }
             tasks[url] = nil
         case .requesting, .transferring:
             if task.phase == .transferring { link.cancel(url, at: now); scheduleLinkCheck(queue: &queue) }
-            releaseConnection(task)
+            releaseConnection()
             tasks[url] = nil
             if task.sent { cancelledRequests += 1 }
             dispatchQueued(at: now, queue: &queue)
-        case .readingDisk, .decoding:
+        case .readingDisk, .waitingToDecode, .decoding:
             break // local work finishes and lands in the caches
         }
     }
@@ -364,9 +388,10 @@ struct ImagePipeline {
                 let retryAt = now + (isOffline(at: now) ? network.retryTimeout : 0)
                 queue.schedule(.pipeline(.retry(url: url, serial: serial)), at: retryAt)
             } else {
-                releaseConnection(task)
+                releaseConnection()
                 tasks[url] = nil
                 if task.displayWaiting { failed.append(url) }
+                prefetchEnded(task.prefetchBatch, at: now, queue: &queue)
                 dispatchQueued(at: now, queue: &queue)
             }
         case let .retry(url, serial):
@@ -383,14 +408,29 @@ struct ImagePipeline {
         case let .decodeDone(url, serial):
             guard let task = tasks[url], task.serial == serial else { return }
             tasks[url] = nil
+            decodesRunning -= 1
+            bytesDecoding -= decodedBytes(task.image)
             storeInMemory(task.image, at: now)
             if task.displayWaiting { ready.append(url) }
+            startNextDecode(at: now, queue: &queue)
+            prefetchEnded(task.prefetchBatch, at: now, queue: &queue)
+        case .rateLimiterRetry:
+            rateRetryScheduled = false
+            while let url = rateLimited.first, rateLimiter!.take(at: now) {
+                rateLimited.removeFirst()
+                enqueue(url)
+            }
+            if !rateLimited.isEmpty { scheduleRateRetry(queue: &queue) }
+            dispatchQueued(at: now, queue: &queue)
+        case .memorySweep:
+            memoryCache.removeExpired(at: now)
+            startSweeping(at: now, queue: &queue)
         }
     }
 
     mutating func finishDownload(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
         guard let task = tasks[url] else { return }
-        releaseConnection(task)
+        releaseConnection()
         bytesDownloaded += task.image.encodedBytes
         if task.startedByPrefetch { prefetchDownloads.insert(url) }
         storeOnDisk(task.image, at: now)
@@ -398,6 +438,7 @@ struct ImagePipeline {
             startDecode(task, at: now, queue: &queue)
         } else {
             tasks[url] = nil
+            prefetchEnded(task.prefetchBatch, at: now, queue: &queue)
         }
     }
 
@@ -410,21 +451,35 @@ struct ImagePipeline {
         memoryCache.insert(request(image, time: now, forMemory: true))
     }
 
-    /// Writes downloaded data to the disk cache, trimming it to its ratio when it went over.
+    /// Writes downloaded data to the disk cache.
     mutating func storeOnDisk(_ image: ImageDescriptor, at now: Int64) {
         if diskCache.contains(image.url) { return }
         diskCache.insert(request(image, time: now, forMemory: false))
-        if configuration.diskTrimRatio < 1, let limit = configuration.diskLimits.maxBytes, diskCache.occupancy.bytes > limit {
-            diskCache.trim(toFraction: configuration.diskTrimRatio * Double(limit) / Double(diskCache.occupancy.bytes))
-        }
     }
 
+    /// Decodes the task's image now, or queues it when the decode queue is full.
     mutating func startDecode(_ task: Task, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
         var task = task
+        if let limit = configuration.decodeConcurrency, decodesRunning >= limit {
+            task.phase = .waitingToDecode
+            tasks[task.image.url] = task
+            decodeQueue.append(task.image.url)
+            return
+        }
         task.phase = .decoding
         tasks[task.image.url] = task
+        decodesRunning += 1
+        bytesDecoding += decodedBytes(task.image)
         let sourceBytes = Int64(task.image.pixelWidth) * Int64(task.image.pixelHeight) * 4
         let decodeTime = sourceBytes * 1_000_000_000 / profile.decodeBytesPerSecond
         queue.schedule(.pipeline(.decodeDone(url: task.image.url, serial: task.serial)), after: decodeTime)
+    }
+
+    /// Starts the next queued decode, a high-priority one first. O(queued decodes).
+    mutating func startNextDecode(at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+        guard !decodeQueue.isEmpty else { return }
+        let index = decodeQueue.firstIndex { tasks[$0]?.highPriority == true } ?? decodeQueue.startIndex
+        let url = decodeQueue.remove(at: index)
+        if let task = tasks[url] { startDecode(task, at: now, queue: &queue) }
     }
 }

@@ -1,40 +1,63 @@
 /// A whole cache set-up under one name: seed 001's three `CachePolicy` presets and the
-/// defaults of the three iOS image libraries (DESIGN.md §5), so a team can ask "how would
-/// Kingfisher's defaults do on a low-end phone?". Applying a preset replaces the run's memory
-/// and disk caches, the prefetcher's settings and the app's reactions to memory pressure.
+/// defaults of the three iOS image libraries, row by row from DESIGN.md §5 (each library's own
+/// source), so a team can ask "how would Kingfisher's defaults do on a low-end phone?".
+/// Applying a preset replaces the run's memory and disk caches, how images are decoded, how
+/// downloads are queued, the prefetcher and the app's reactions to memory pressure and to the
+/// background.
 public struct CachePreset: Sendable, Hashable {
     /// The memory cache's cost limit.
     public enum CostLimit: Sendable, Hashable {
         case bytes(Int64)
-        /// A share of the device's RAM, with an optional cap (Nuke: 15 %, at most 768 MB).
+        /// A share of the device's RAM, with an optional cap (Nuke: 15 %, at most 768 MiB).
         case ramShare(Double, cap: Int64?)
         /// No cost limit (SDWebImage's NSCache: only memory warnings empty it).
         case none
     }
 
     public var name: String
-    /// Where the numbers come from (library and version, or the seed).
+    /// Where the behaviour comes from (library and version, or the seed).
     public var source: String
     public var memoryPolicy: PolicySpec
     public var memoryCost: CostLimit
     public var memoryCount: Int?
     /// Entries costing this share of the cost limit or more are not kept (Nuke: 10 %).
     public var maxEntryShare: Double?
-    /// The disk cache's size limit (`nil`: unlimited) and what it trims to when over it.
+    /// Expired memory entries are swept every this many seconds (Kingfisher: 120).
+    public var memorySweepSeconds: Int64?
+    /// The disk cache's size limit (`nil`: unlimited); over it, entries are evicted one by one.
     public var diskBytes: Int64?
-    public var diskTrimRatio: Double
     /// Disk entries expire this many seconds after their last access (`nil`: never).
     public var diskMaxAge: Int64?
-    public var prefetchConcurrency: Int
-    /// Whether prefetches queue behind visible cells (low) or with them (normal).
-    public var prefetchLowPriority: Bool
-    public var prefetchDestination: PrefetchDestination
+    /// Whether images are decoded at their full size (the libraries' default) or to the cell.
+    public var decodesFullSize: Bool
+    /// Images decoded at once; `nil`: no shared limit.
+    public var decodeConcurrency: Int?
+    public var downloadRateLimit: DownloadRateLimit?
+    public var raisesPriorityOnJoin = true
+    public var prefetchConcurrency = 2
+    public var prefetchPerBatch = false
+    /// Whether prefetches queue behind visible cells (low) or with them (default priority).
+    public var prefetchLowPriority = true
+    public var prefetchDestination = PrefetchDestination.memoryAndDisk
+    public var prefetchLoadsDiskHits = true
     /// Whether a cell leaving the screen cancels its download (Kingfisher lets it finish).
-    public var cancelsOnDisappear: Bool
-    /// The memory cache kept when the app goes to the background (Nuke: 10 %; 0: purge).
-    public var backgroundKeeps: Double
+    public var cancelsOnDisappear = true
+    public var background = BackgroundTrim.purge
+    /// What the library does that FeedBench does not model (`bench presets` lists it).
+    public var notModelled: [String] = []
+    /// The parameters given after the name (`nuke:downsample`), in the order given.
+    public var parameters: [String] = []
+
+    public init(name: String, source: String, memoryPolicy: PolicySpec, memoryCost: CostLimit, decodesFullSize: Bool) {
+        self.name = name
+        self.source = source
+        self.memoryPolicy = memoryPolicy
+        self.memoryCost = memoryCost
+        self.decodesFullSize = decodesFullSize
+    }
 
     static let megabyte: Int64 = 1_000_000
+    static let mebibyte: Int64 = 1 << 20
 
     /// Seed 001 `default`: 1 h, 50 MB, 100 items, LRU.
     public static let `default` = seed(name: "default", policy: PolicySpec(.lru, maxAge: 3_600), megabytes: 50, count: 100)
@@ -43,46 +66,100 @@ public struct CachePreset: Sendable, Hashable {
     /// Seed 001 `conservative`: 5 min, 10 MB, 50 items, TTL.
     public static let conservative = seed(name: "conservative", policy: PolicySpec(.ttl, maxAge: 300), megabytes: 10, count: 50)
 
-    /// Nuke 13.2: CLOCK, 15 % of RAM capped at 768 MB, entries ≥ 10 % of it not stored; disk
-    /// 150 MB LRU trimmed to 70 %; prefetch 2 at a time, low priority, memory + disk; cancel on
-    /// disappear; background trims the memory cache to 10 %.
-    public static let nuke = CachePreset(
-        name: "nuke", source: "Nuke 13.2", memoryPolicy: PolicySpec(.clock), memoryCost: .ramShare(0.15, cap: 768 * megabyte),
-        memoryCount: nil, maxEntryShare: 0.10, diskBytes: 150 * megabyte, diskTrimRatio: 0.7, diskMaxAge: nil,
-        prefetchConcurrency: 2, prefetchLowPriority: true, prefetchDestination: .memoryAndDisk, cancelsOnDisappear: true,
-        backgroundKeeps: 0.10)
+    /// Nuke 13.2's default `ImagePipeline` (DESIGN.md §5).
+    public static let nuke: CachePreset = {
+        var nuke = CachePreset(name: "nuke", source: "Nuke 13.2", memoryPolicy: PolicySpec(.clock),
+                               memoryCost: .ramShare(0.15, cap: 805_306_368), decodesFullSize: true)
+        nuke.maxEntryShare = 0.10
+        nuke.diskBytes = 150 * mebibyte // URLCache, the default pipeline's disk cache
+        nuke.decodeConcurrency = 1
+        nuke.downloadRateLimit = .nuke
+        nuke.background = .toShareOfLimit(0.10)
+        nuke.notModelled = [
+            "URLCache's eviction order, which Apple does not specify (modelled as LRU)",
+            "HTTP cache validation: every disk hit is served as fresh",
+            "DataCache, the opt-in disk cache (LRU, trim to 70 %, sweep every 1,800 s)",
+        ]
+        return nuke
+    }()
 
-    /// Kingfisher 8.11: NSCache (modelled as LRU) of 25 % of RAM, entries expire 300 s after
-    /// their last access; disk unlimited, 7 days since access, trimmed to 50 %; prefetch 5 at a
-    /// time at normal priority, memory + disk; downloads continue when the cell disappears;
-    /// background purges the memory cache.
-    public static let kingfisher = CachePreset(
-        name: "kingfisher", source: "Kingfisher 8.11", memoryPolicy: PolicySpec(.lru, maxAge: 300, refreshOnAccess: true),
-        memoryCost: .ramShare(0.25, cap: nil), memoryCount: nil, maxEntryShare: nil, diskBytes: nil, diskTrimRatio: 0.5,
-        diskMaxAge: 7 * 86_400, prefetchConcurrency: 5, prefetchLowPriority: false, prefetchDestination: .memoryAndDisk,
-        cancelsOnDisappear: false, backgroundKeeps: 0)
+    /// Kingfisher 8.11's defaults with its documented collection-view prefetching (DESIGN.md §5).
+    public static let kingfisher: CachePreset = {
+        var kingfisher = CachePreset(name: "kingfisher", source: "Kingfisher 8.11",
+                                     memoryPolicy: PolicySpec(.lru, maxAge: 300, refreshOnAccess: true),
+                                     memoryCost: .ramShare(0.25, cap: nil), decodesFullSize: true)
+        kingfisher.memorySweepSeconds = 120
+        kingfisher.diskMaxAge = 7 * 86_400
+        kingfisher.decodeConcurrency = 1
+        kingfisher.raisesPriorityOnJoin = false
+        kingfisher.prefetchConcurrency = 5
+        kingfisher.prefetchPerBatch = true
+        kingfisher.prefetchLowPriority = false
+        kingfisher.prefetchLoadsDiskHits = false
+        kingfisher.cancelsOnDisappear = false
+        kingfisher.notModelled = [
+            "NSCache's eviction order, which Apple does not specify (modelled as LRU)",
+            "decoding happens on the main thread as an image is first drawn (modelled as one decode at a time)",
+            "the disk cache's clean-up when the app goes to the background (7 days never pass in a run)",
+        ]
+        return kingfisher
+    }()
 
-    /// SDWebImage 5.21: NSCache with no cost limit (emptied by memory warnings), disk unlimited,
-    /// 7 days, trimmed to 50 %; prefetch 3 at a time, low priority, memory + disk; cancel on
-    /// disappear; background leaves the cache to NSCache (kept).
-    public static let sdwebimage = CachePreset(
-        name: "sdwebimage", source: "SDWebImage 5.21", memoryPolicy: PolicySpec(.lru), memoryCost: .none, memoryCount: nil,
-        maxEntryShare: nil, diskBytes: nil, diskTrimRatio: 0.5, diskMaxAge: 7 * 86_400, prefetchConcurrency: 3,
-        prefetchLowPriority: true, prefetchDestination: .memoryAndDisk, cancelsOnDisappear: true, backgroundKeeps: 1)
+    /// SDWebImage 5.21's defaults (DESIGN.md §5).
+    public static let sdwebimage: CachePreset = {
+        var sdwebimage = CachePreset(name: "sdwebimage", source: "SDWebImage 5.21", memoryPolicy: PolicySpec(.lru),
+                                     memoryCost: .none, decodesFullSize: true)
+        sdwebimage.diskMaxAge = 7 * 86_400
+        sdwebimage.raisesPriorityOnJoin = false
+        sdwebimage.prefetchConcurrency = 3
+        sdwebimage.notModelled = [
+            "NSCache's eviction order, which Apple does not specify (modelled as LRU)",
+            "SDMemoryCache's weak map table, which can keep images that views still show",
+            "each download's own coder queue (modelled as no shared decode limit)",
+        ]
+        return sdwebimage
+    }()
 
     public static let all: [CachePreset] = [.default, .aggressive, .conservative, .nuke, .kingfisher, .sdwebimage]
 
     static func seed(name: String, policy: PolicySpec, megabytes: Int64, count: Int) -> CachePreset {
-        CachePreset(name: name, source: "seed 001", memoryPolicy: policy, memoryCost: .bytes(megabytes * megabyte),
-                    memoryCount: count, maxEntryShare: nil, diskBytes: 150 * megabyte, diskTrimRatio: 1, diskMaxAge: nil,
-                    prefetchConcurrency: 2, prefetchLowPriority: true, prefetchDestination: .memoryAndDisk,
-                    cancelsOnDisappear: true, backgroundKeeps: 0)
+        var preset = CachePreset(name: name, source: "seed 001", memoryPolicy: policy, memoryCost: .bytes(megabytes * megabyte),
+                                 decodesFullSize: false)
+        preset.memoryCount = count
+        preset.diskBytes = 150 * megabyte
+        return preset
     }
 
-    /// A preset by name; `source` names the option.
-    public static func named(_ name: String, source: String = "--preset") throws -> CachePreset {
-        if let preset = all.first(where: { $0.name == name }) { return preset }
-        throw InputError(source: source, "unknown preset \(InputError.quote(name)); expected one of \(all.map(\.name).joined(separator: ", "))")
+    /// The parameters a preset takes after its name, as `bench presets` lists them.
+    public static let parameterHelp = [
+        ("downsample", "decode to the cell's pixel size (Nuke's resize processor, Kingfisher's DownsamplingImageProcessor, SDWebImage's thumbnail size)"),
+        ("full-size", "decode at the image's full size (the libraries' default)"),
+        ("prefetch=1…32", "prefetches a prefetcher runs at once"),
+    ]
+
+    /// A preset by name, with parameters after colons (`nuke:downsample`, `kingfisher:prefetch=8`);
+    /// `source` names the option in errors.
+    public static func named(_ spec: String, source: String = "--preset") throws -> CachePreset {
+        let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard var preset = all.first(where: { $0.name == parts[0] }) else {
+            throw InputError(source: source, "unknown preset \(InputError.quote(parts[0])); expected one of \(all.map(\.name).joined(separator: ", "))")
+        }
+        for parameter in parts.dropFirst() {
+            let expected = "expected downsample, full-size or prefetch=1…32"
+            switch parameter {
+            case "downsample": preset.decodesFullSize = false
+            case "full-size": preset.decodesFullSize = true
+            case _ where parameter.hasPrefix("prefetch="):
+                guard let count = Int(parameter.dropFirst("prefetch=".count)), (1...32).contains(count) else {
+                    throw InputError(source: source, "preset \(preset.name): \(InputError.quote(parameter)) is out of range; expected prefetch=1…32")
+                }
+                preset.prefetchConcurrency = count
+            default:
+                throw InputError(source: source, "preset \(preset.name) has no parameter \(InputError.quote(parameter)); \(expected)")
+            }
+            preset.parameters.append(parameter)
+        }
+        return preset
     }
 
     /// The memory cache's limits on `profile`.
@@ -95,22 +172,27 @@ public struct CachePreset: Sendable, Hashable {
         }
     }
 
-    /// The `policy` column of runs using this preset: `nuke(clock)`.
-    public var label: String { "\(name)(\(memoryPolicy))" }
+    /// The `policy` column of runs using this preset: `nuke(clock)`, `nuke:downsample(clock)`.
+    public var label: String { ([name] + parameters).joined(separator: ":") + "(\(memoryPolicy))" }
 
     /// The pipeline this preset sets up on `profile`.
     public func pipeline(on profile: DeviceProfile) -> PipelineConfiguration {
         var configuration = PipelineConfiguration(
             memoryPolicy: memoryPolicy, memoryLimits: memoryLimits(on: profile),
             diskPolicy: PolicySpec(.lru, maxAge: diskMaxAge, refreshOnAccess: diskMaxAge != nil),
-            diskLimits: diskBytes.map { .bytes($0) } ?? .unbounded,
+            diskLimits: diskBytes.map { .bytes($0) } ?? .unbounded, downsample: !decodesFullSize,
             prefetchConcurrency: prefetchConcurrency, prefetchDestination: prefetchDestination)
         configuration.label = label
         configuration.maxEntryShare = maxEntryShare
-        configuration.diskTrimRatio = diskTrimRatio
+        configuration.memorySweepInterval = memorySweepSeconds.map { $0 * 1_000_000_000 }
+        configuration.decodeConcurrency = decodeConcurrency
+        configuration.downloadRateLimit = downloadRateLimit
+        configuration.raisesPriorityOnJoin = raisesPriorityOnJoin
+        configuration.prefetchPerBatch = prefetchPerBatch
         configuration.prefetchLowPriority = prefetchLowPriority
+        configuration.prefetchLoadsDiskHits = prefetchLoadsDiskHits
         configuration.cancelsOnDisappear = cancelsOnDisappear
-        configuration.backgroundKeeps = backgroundKeeps
+        configuration.background = background
         return configuration
     }
 }

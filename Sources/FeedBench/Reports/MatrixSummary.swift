@@ -112,7 +112,7 @@ public struct MatrixSummary: Sendable {
             let stalls = candidate.spread(.stalls)
             let mark = !criteria.feasible(candidate) ? "over limit" : rank == 0 ? "← best" : rank < equivalentCount ? "≈ best" : ""
             rows.append([
-                candidate.policy, FixedPoint.mebibytes(candidate.memoryLimitBytes), candidate.window,
+                candidate.policy, FixedPoint.cacheLimit(candidate.memoryLimitBytes), candidate.window,
                 "\(TuneFigure.stalls.format(stalls.mean)) (\(stalls.min)–\(stalls.max))",
                 milliseconds(candidate.spread(.displayP95).mean),
                 FixedPoint.mebibytes(Int64(candidate.spread(.peakMemory).mean.rounded())),
@@ -133,7 +133,7 @@ public struct MatrixSummary: Sendable {
             lines.append(style.paint("Recommended: none — every configuration went over the profile's memory limit", .red))
             return lines.joined(separator: "\n") + "\n"
         }
-        lines.append(style.paint("Recommended: \(best.policy), memory cache \(FixedPoint.mebibytes(best.memoryLimitBytes)), prefetch window \(best.window)", .bold))
+        lines.append(style.paint("Recommended: \(best.policy), memory cache \(FixedPoint.cacheLimit(best.memoryLimitBytes)), prefetch window \(best.window)", .bold))
         let stalls = best.spread(.stalls)
         lines.append("  stalls \(TuneFigure.stalls.format(stalls.mean)) a seed (\(stalls.min)–\(stalls.max) over \(seedText)), display wait p95 \(milliseconds(best.spread(.displayP95).mean)), peak memory \(FixedPoint.mebibytes(Int64(best.spread(.peakMemory).mean.rounded())))")
         if equivalentCount > 1 {

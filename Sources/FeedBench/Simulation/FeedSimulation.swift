@@ -183,6 +183,7 @@ public struct FeedSimulation {
         pipeline.abandonAll(at: queue.now)
         if !warm { pipeline.memoryCache.removeAll() }
         queue.removeAll()
+        pipeline.startSweeping(at: queue.now, queue: &queue)
         pipeline.offline = configuration.offline.absoluteIntervals(launch: index, start: launchStart)
         viewedEarlier.formUnion(viewedThisLaunch)
         viewedThisLaunch.removeAll()
@@ -254,8 +255,9 @@ public struct FeedSimulation {
     /// Seed 002's preload: fetch the first screen's images; the feed appears when all are decoded.
     mutating func startPreload() {
         let firstScreen = WindowMode.itemsPerScreen(configuration.profile)
-        preloading = items.prefix(firstScreen).map(\.url)
-        for url in preloading { pipeline.startPrefetch(items[indexOf[url]!], at: queue.now, queue: &queue) }
+        let firstImages = items.prefix(firstScreen)
+        preloading = firstImages.map(\.url)
+        pipeline.startPrefetching(firstImages, at: queue.now, queue: &queue)
     }
 
     /// Ends the launch: the app goes to the background and, after the gap, comes back — warm
@@ -269,7 +271,7 @@ public struct FeedSimulation {
         result.launchFigures.append(launchFigures)
         let gap = configuration.gap
         let warm = !killed && gap <= RunConfiguration.resumeWithin
-        if warm { pipeline.memoryCache.trim(toFraction: configuration.pipeline.backgroundKeeps) }
+        if warm { pipeline.enterBackground() }
         // The timeline's last second of the launch includes what backgrounding evicted.
         if configuration.recordsTimeline { timeline.endLaunch(counters: timelineCounters) }
         if launch + 1 < configuration.launches {
@@ -443,7 +445,8 @@ public struct FeedSimulation {
         // entered it are prefetched, nearest first. O(old + new window).
         for index in wanted { prefetchMarks[index] |= 2 }
         for index in prefetching where prefetchMarks[index] & 2 == 0 { pipeline.stopPrefetch(items[index].url, at: now, queue: &queue) }
-        for index in wanted where prefetchMarks[index] & 1 == 0 { pipeline.startPrefetch(items[index], at: now, queue: &queue) }
+        let items = items, marks = prefetchMarks
+        pipeline.startPrefetching(wanted.lazy.filter { marks[$0] & 1 == 0 }.map { items[$0] }, at: now, queue: &queue)
         for index in prefetching { prefetchMarks[index] = 0 }
         for index in wanted { prefetchMarks[index] = 1 }
         prefetching = wanted
@@ -522,7 +525,7 @@ public struct FeedSimulation {
             let image = supply.removeFirst()
             buffer.append(image)
             bufferHeld.insert(image.url)
-            pipeline.startPrefetch(image, at: queue.now, queue: &queue)
+            pipeline.startPrefetching(CollectionOfOne(image), at: queue.now, queue: &queue)
         }
         if items.count - (furthestDisplayed + 1) < Self.moveBelow, !buffer.isEmpty { moveThroughBuffer() }
     }

@@ -52,7 +52,8 @@ public struct RunConfiguration: Sendable {
     /// Whether the run keeps a per-second timeline (`bench run --timeline`); not identity.
     public var recordsTimeline = false
 
-    /// The `scenario` column: the strategy, then `;offline=…` and `;release-viewed` when set.
+    /// The `scenario` column: the strategy, then `;offline=…`, `;decode=full` (images decoded at
+    /// full size rather than to the cell), `;release-viewed` and `;buffer=N` when set.
     public var scenario: String {
         var text = strategy.description
         if !offline.intervals.isEmpty || !offline.launches.isEmpty {
@@ -60,6 +61,7 @@ public struct RunConfiguration: Sendable {
                 + offline.launches.sorted().map { "launch:\($0)" }
             text += ";offline=" + spans.joined(separator: "+")
         }
+        if !pipeline.downsample { text += ";decode=full" }
         if pipeline.releaseViewed { text += ";release-viewed" }
         if bufferLimit > 0 { text += ";buffer=\(bufferLimit)" }
         return text

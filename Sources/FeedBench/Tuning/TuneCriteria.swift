@@ -187,11 +187,12 @@ public struct TuneCriteria: Sendable {
     /// The mean objective.
     func score(_ candidate: TuneCandidate) -> Double { candidate.spread(objective).mean }
 
-    /// Whether `candidate`'s objective is indistinguishable from `best`'s: the mean of their
-    /// differences seed by seed (the same seed gives both the same scroll traces and feed) is at
-    /// most twice its standard error, or at most 1 % of `best`'s mean objective — and never
-    /// less than one unit of a count (one stall, one request). Compared over the seeds both
-    /// have. O(seeds).
+    /// Whether `candidate`'s objective is indistinguishable from `best`'s: the differences seed
+    /// by seed (the same seed gives both the same scroll traces and feed) are, on the mean and on
+    /// every seed, at most the margin — twice the mean difference's standard error, or 1 % of
+    /// `best`'s mean objective, and never less than one unit of a count (one stall, one
+    /// request). A candidate that matches the best on two seeds and is far worse on the third is
+    /// not a tie. Compared over the seeds both have. O(seeds).
     public func withinNoise(_ candidate: TuneCandidate, of best: TuneCandidate) -> Bool {
         let seeds = min(candidate.samples.count, best.samples.count)
         guard seeds > 0 else { return false }
@@ -202,7 +203,7 @@ public struct TuneCriteria: Sendable {
             let variance = differences.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(seeds - 1)
             margin = max(margin, 2 * (variance / Double(seeds)).squareRoot())
         }
-        return mean <= margin
+        return mean <= margin && differences.allSatisfy { $0 <= margin }
     }
 
     /// Best first. Feasible candidates first; the best by mean objective (ties: mean display

@@ -60,7 +60,7 @@ public struct TuneReport: Sendable {
         guard let best = recommended else { return [] }
         var notes: [String] = []
         let limits = Set(candidates.map(\.memoryLimitBytes))
-        let limit = TuneFigure.peakMemory.format(Double(best.memoryLimitBytes))
+        let limit = FixedPoint.cacheLimit(best.memoryLimitBytes)
         if limits.count > 1, best.memoryLimitBytes == limits.min() {
             notes.append("note: \(limit) is the smallest memory limit tried: try lower --memory-limit values too")
         } else if limits.count > 1, best.memoryLimitBytes == limits.max() {
@@ -105,7 +105,7 @@ public struct TuneReport: Sendable {
         let strategies = Set(candidates.map(\.strategy)).count > 1
         var rows = [["policy", "mem limit", "window"] + (strategies ? ["strategy"] : []) + titles + [""]]
         for candidate in front {
-            rows.append([candidate.policy, TuneFigure.peakMemory.format(Double(candidate.memoryLimitBytes)), candidate.window]
+            rows.append([candidate.policy, FixedPoint.cacheLimit(candidate.memoryLimitBytes), candidate.window]
                         + (strategies ? [candidate.strategy] : []) + figures.map { $0.format(candidate.spread($0).mean) }
                         + [candidate.number == recommended?.number ? "← best" : ""])
         }
@@ -114,7 +114,7 @@ public struct TuneReport: Sendable {
             lines.append("Recommended: none — no configuration met the constraints on every seed")
             return lines.joined(separator: "\n") + "\n"
         }
-        lines.append("Recommended: \(best.policy), memory cache \(TuneFigure.peakMemory.format(Double(best.memoryLimitBytes))), prefetch window \(best.window)\(best.strategy == "cacheFirst" ? "" : ", strategy \(best.strategy)")")
+        lines.append("Recommended: \(best.policy), memory cache \(FixedPoint.cacheLimit(best.memoryLimitBytes)), prefetch window \(best.window)\(best.strategy == "cacheFirst" ? "" : ", strategy \(best.strategy)")")
         for figure in [TuneFigure.stalls, .stallP95, .peakMemory, .requests] {
             let spread = best.spread(figure)
             lines.append("  \(figure.name) mean \(figure.format(spread.mean)), min \(figure.format(Double(spread.min))), max \(figure.format(Double(spread.max))) over \(best.samples.count) seed\(best.samples.count == 1 ? "" : "s")")

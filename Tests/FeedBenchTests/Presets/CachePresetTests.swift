@@ -1,75 +1,257 @@
 import Testing
 @testable import FeedBench
 
-/// The presets carry DESIGN.md §5's library defaults, and behave like the libraries.
+/// Each library preset follows DESIGN.md §5 row by row (Nuke 13.2, Kingfisher 8.11,
+/// SDWebImage 5.21): one test per row, named for the behaviour, driven through the pipeline
+/// event by event or through whole runs.
 @Suite struct CachePresetTests {
-    @Test func memoryLimitsFollowTheDevice() {
-        #expect(CachePreset.nuke.memoryLimits(on: .lowEnd).maxBytes == Int64(Double(3 << 30) * 0.15))
-        #expect(CachePreset.nuke.memoryLimits(on: .highEnd).maxBytes == 768_000_000, "Nuke's cap")
-        #expect(CachePreset.kingfisher.memoryLimits(on: .mid).maxBytes == Int64(Double(4 << 30) * 0.25))
-        #expect(CachePreset.sdwebimage.memoryLimits(on: .mid).maxBytes == nil)
-        #expect(CachePreset.default.memoryLimits(on: .mid) == CacheLimits(maxCount: 100, maxBytes: 50_000_000))
-        #expect(CachePreset.nuke.memoryPolicy.name == .clock, "Nuke 13 evicts with CLOCK")
-        #expect(CachePreset.kingfisher.memoryPolicy.maxAge == 300 && CachePreset.kingfisher.memoryPolicy.refreshOnAccess)
-        #expect(CachePreset.conservative.memoryPolicy.name == .ttl)
-        #expect(throws: InputError(source: "--preset", "unknown preset \"glide\"; expected one of default, aggressive, conservative, nuke, kingfisher, sdwebimage")) {
-            try CachePreset.named("glide")
+    static func image(_ url: UInt64, side: Int = 1000) -> ImageDescriptor {
+        ImageDescriptor(url: url, pixelWidth: side, pixelHeight: side, encodedBytes: 200_000)
+    }
+
+    static func pipeline(_ preset: CachePreset, network: NetworkProfile = .wifi,
+                         configure: (inout PipelineConfiguration) -> Void = { _ in }) throws -> ImagePipeline {
+        var configuration = preset.pipeline(on: .lowEnd)
+        configure(&configuration)
+        return try ImagePipeline(configuration: configuration, profile: .lowEnd, network: network, seed: 1)
+    }
+
+    /// Handles pipeline events up to `time`, calling `observe` after each.
+    static func run(_ pipeline: inout ImagePipeline, _ queue: inout EventQueue<SimulationEvent>, until time: Int64 = .max,
+                    observe: (ImagePipeline, Int64) -> Void = { _, _ in }) {
+        while let next = queue.nextTime, next <= time, let (now, event) = queue.next() {
+            if case let .pipeline(event) = event { pipeline.handle(event, at: now, queue: &queue) }
+            observe(pipeline, now)
         }
     }
 
-    static func image(_ url: UInt64) -> ImageDescriptor {
-        ImageDescriptor(url: url, pixelWidth: 1000, pixelHeight: 1000, encodedBytes: 200_000)
+    // MARK: Memory cache
+
+    @Test func memoryPoliciesAreNukesClockKingfishersAgeAndNSCacheAsLRU() {
+        #expect(CachePreset.nuke.memoryPolicy == PolicySpec(.clock))
+        #expect(CachePreset.kingfisher.memoryPolicy == PolicySpec(.lru, maxAge: 300, refreshOnAccess: true))
+        #expect(CachePreset.kingfisher.memorySweepSeconds == 120)
+        #expect(CachePreset.sdwebimage.memoryPolicy == PolicySpec(.lru))
     }
 
-    /// Starts a download for a cell, lets it reach the network, then the cell leaves.
-    static func leaveMidDownload(_ preset: CachePreset) throws -> ImagePipeline {
-        var pipeline = try ImagePipeline(configuration: preset.pipeline(on: .lowEnd), profile: .lowEnd, network: .wifi, seed: 1)
-        var queue = EventQueue<SimulationEvent>()
-        _ = pipeline.requestDisplay(image(1), at: 0, queue: &queue)
-        if case let (time, .pipeline(event))? = queue.next() { pipeline.handle(event, at: time, queue: &queue) }
-        pipeline.cancelDisplay(1, at: queue.now, queue: &queue)
-        while let (time, event) = queue.next() { if case let .pipeline(e) = event { pipeline.handle(e, at: time, queue: &queue) } }
-        return pipeline
+    @Test func costLimitsAreAShareOfRAMWithNukesCapAndNoneForSDWebImage() {
+        #expect(CachePreset.nuke.memoryLimits(on: .lowEnd).maxBytes == Int64(Double(3 << 30) * 0.15))
+        #expect(CachePreset.nuke.memoryLimits(on: .highEnd).maxBytes == 805_306_368, "Nuke's cap, 768 MiB")
+        #expect(CachePreset.kingfisher.memoryLimits(on: .mid).maxBytes == 1_073_741_824, "a quarter of 4 GiB")
+        #expect(CachePreset.sdwebimage.memoryLimits(on: .mid).maxBytes == nil)
+        #expect(CachePreset.default.memoryLimits(on: .mid) == CacheLimits(maxCount: 100, maxBytes: 50_000_000))
     }
 
-    @Test func kingfisherKeepsADownloadRunningAfterItsCellDisappearsAndNukeCancelsIt() throws {
-        let kingfisher = try Self.leaveMidDownload(.kingfisher)
-        #expect(kingfisher.cancelledRequests == 0)
-        #expect(kingfisher.diskCache.contains(1), "the download finished into the cache")
-        let nuke = try Self.leaveMidDownload(.nuke)
-        #expect(nuke.cancelledRequests == 1)
-        #expect(!nuke.diskCache.contains(1))
-    }
-
-    @Test func nukeDoesNotKeepEntriesOfATenthOfItsLimitOrMore() throws {
-        var configuration = CachePreset.nuke.pipeline(on: .lowEnd)
-        configuration.memoryLimits = .bytes(20_000_000)
-        configuration.downsample = false
-        var pipeline = try ImagePipeline(configuration: configuration, profile: .lowEnd, network: .wifi, seed: 1)
-        pipeline.storeInMemory(Self.image(1), at: 0) // 4 MB ≥ 2 MB
+    @Test func nukeNeverStoresAnEntryCostingATenthOfItsLimitOrMore() throws {
+        var pipeline = try Self.pipeline(.nuke) { $0.memoryLimits = .bytes(40_000_000) }
+        pipeline.storeInMemory(Self.image(1), at: 0) // 4,000,000 bytes: exactly 10 %
         #expect(!pipeline.memoryCache.contains(1))
-        pipeline.storeInMemory(ImageDescriptor(url: 2, pixelWidth: 500, pixelHeight: 500, encodedBytes: 50_000), at: 0) // 1 MB
+        pipeline.storeInMemory(Self.image(2, side: 999), at: 0) // 3,992,004 bytes
         #expect(pipeline.memoryCache.contains(2))
     }
 
-    @Test func diskCachesTrimToTheirRatioWhenFull() throws {
-        var configuration = CachePreset.nuke.pipeline(on: .lowEnd)
-        configuration.diskLimits = .bytes(1_000_000)
-        var pipeline = try ImagePipeline(configuration: configuration, profile: .lowEnd, network: .wifi, seed: 1)
-        for url in UInt64(1)...5 { pipeline.storeOnDisk(Self.image(url), at: 0) }  // 5 × 200 kB fits exactly
-        #expect(pipeline.diskCache.occupancy.bytes == 1_000_000)
-        pipeline.storeOnDisk(Self.image(6), at: 0)
-        #expect(pipeline.diskCache.occupancy.bytes <= 700_000, "trimmed to 70 %")
-        #expect(pipeline.diskCache.contains(6))
+    @Test func kingfisherSweepsEntriesUnreadFor300SecondsEvery120Seconds() throws {
+        var pipeline = try Self.pipeline(.kingfisher)
+        var queue = EventQueue<SimulationEvent>()
+        pipeline.startSweeping(at: 0, queue: &queue)
+        pipeline.storeInMemory(Self.image(1), at: 0)
+        Self.run(&pipeline, &queue, until: 240_000_000_000)
+        #expect(pipeline.memoryCache.contains(1), "the 240 s sweep finds it 240 s old")
+        Self.run(&pipeline, &queue, until: 360_000_000_000)
+        #expect(!pipeline.memoryCache.contains(1), "the 360 s sweep removes it, never looked up")
+        #expect(pipeline.memoryCache.occupancy.expirations == 1)
     }
 
-    @Test func everyPresetRunsAndNamesItselfInThePolicyColumn() throws {
-        let runs = try StandardMatrix.configurations(profile: .lowEnd, caches: CachePreset.all.map(CacheSetup.preset),
+    // MARK: Decoding
+
+    @Test func libraryPresetsDecodeAtFullSizeUnlessAskedToDownsample() throws {
+        for name in ["nuke", "kingfisher", "sdwebimage"] {
+            let full = try Self.pipeline(CachePreset.named(name))
+            #expect(full.decodedBytes(Self.image(1, side: 1500)) == 1500 * 1500 * 4, "9 MB for \(name)")
+            let downsampled = try Self.pipeline(CachePreset.named(name + ":downsample"))
+            #expect(downsampled.decodedBytes(Self.image(1, side: 1500)) == 750 * 750 * 4, "the SE's cell, for \(name)")
+        }
+        let seed = try Self.pipeline(.default)
+        #expect(seed.decodedBytes(Self.image(1, side: 1500)) == 750 * 750 * 4, "seed presets downsample")
+    }
+
+    @Test func nukeAndKingfisherDecodeOneImageAtATimeAndSDWebImageHasNoSharedLimit() throws {
+        for (preset, limit) in [(CachePreset.nuke, 1), (.kingfisher, 1), (.sdwebimage, 6)] {
+            var pipeline = try Self.pipeline(preset)
+            var queue = EventQueue<SimulationEvent>()
+            for url in UInt64(1)...6 { _ = pipeline.requestDisplay(Self.image(url, side: 2000), at: 0, queue: &queue) }
+            var most = 0
+            Self.run(&pipeline, &queue) { pipeline, _ in most = max(most, pipeline.decodesRunning) }
+            #expect(most == limit, "\(preset.name)")
+            #expect(pipeline.memoryCache.occupancy.count == 6)
+        }
+    }
+
+    // MARK: Memory warning and background
+
+    @Test func everyPresetClearsItsMemoryCacheOnAMemoryWarning() {
+        #expect(CachePreset.all.allSatisfy { $0.pipeline(on: .lowEnd).respondsToMemoryWarnings })
+    }
+
+    @Test func nukeTrimsToATenthOfItsLimitInTheBackgroundAndNSCacheEmptiesItself() throws {
+        for (preset, expected) in [(CachePreset.nuke, 4_000_000 as Int64), (.kingfisher, 0), (.sdwebimage, 0)] {
+            var pipeline = try Self.pipeline(preset) { $0.memoryLimits = .bytes(40_000_000) }
+            for url in UInt64(1)...5 { pipeline.storeInMemory(Self.image(url, side: 500), at: 0) } // 5 × 1 MB
+            pipeline.enterBackground()
+            #expect(pipeline.memoryCache.occupancy.bytes == expected, "\(preset.name): of the limit, not of the 5 MB held")
+        }
+    }
+
+    // MARK: Disk
+
+    @Test func nukesDiskIsA150MiBURLCacheAndTheOthersKeepSevenDaysUnlimited() throws {
+        let nuke = CachePreset.nuke.pipeline(on: .lowEnd)
+        #expect(nuke.diskLimits == .bytes(157_286_400) && nuke.diskPolicy == PolicySpec(.lru))
+        var pipeline = try Self.pipeline(.nuke) { $0.diskLimits = .bytes(1_000_000) }
+        for url in UInt64(1)...6 { pipeline.storeOnDisk(Self.image(url), at: 0) }
+        #expect(pipeline.diskCache.occupancy.bytes == 1_000_000, "evicts just enough: URLCache, not DataCache's trim to 70 %")
+        for preset in [CachePreset.kingfisher, .sdwebimage] {
+            let configuration = preset.pipeline(on: .lowEnd)
+            #expect(configuration.diskLimits == .unbounded)
+            #expect(configuration.diskPolicy == PolicySpec(.lru, maxAge: 7 * 86_400, refreshOnAccess: true))
+        }
+    }
+
+    // MARK: Downloads
+
+    @Test func nukeStartsAtMost25DownloadsAtOnceAnd80ASecondOnceTheBurstIsSpent() throws {
+        var pipeline = try Self.pipeline(.nuke, network: NetworkProfile(name: "fast", bitsPerSecond: 10_000_000_000,
+                                                                        oneWayDelay: 0...0, loss: 0, connectionsPerHost: 1_000))
+        var queue = EventQueue<SimulationEvent>()
+        let urls = UInt64(1)...400
+        for url in urls { _ = pipeline.requestDisplay(Self.image(url), at: 0, queue: &queue) }
+        var started: [Int64] = Array(repeating: 0, count: 25)
+        var seen = Set(urls.filter { pipeline.tasks[$0]?.phase != .rateLimited })
+        #expect(seen.count == 25, "the burst")
+        Self.run(&pipeline, &queue) { pipeline, now in
+            for url in urls where !seen.contains(url) && pipeline.tasks[url]?.phase != .rateLimited {
+                seen.insert(url)
+                started.append(now)
+            }
+        }
+        #expect(started.count == 400)
+        // No instant sees more than the 25 a full bucket holds, and once the burst is spent the
+        // bucket refills at 80 a second: after any start, the next second holds at most 80 more.
+        var perInstant: [Int64: Int] = [:]
+        for start in started { perInstant[start, default: 0] += 1 }
+        #expect(perInstant.values.max() == 25)
+        for start in Set(started) where start > 0 {
+            let next = started.filter { $0 > start && $0 <= start + 1_000_000_000 }.count
+            #expect(next <= 80, "\(next) in the second after \(start) ns")
+        }
+        #expect(started.filter { $0 < 1_000_000_000 }.count <= 25 + 80)
+        #expect(started.last! >= 4_600_000_000, "375 more at 80 a second take 4.7 s")
+    }
+
+    @Test func onlyNukeRaisesAQueuedPrefetchWhenAVisibleCellJoinsIt() throws {
+        for (preset, raised) in [(CachePreset.nuke, true), (.kingfisher, false), (.sdwebimage, false)] {
+            var pipeline = try Self.pipeline(preset) { $0.downloadRateLimit = nil }
+            var queue = EventQueue<SimulationEvent>()
+            for url in UInt64(10)...17 { _ = pipeline.requestDisplay(Self.image(url), at: 0, queue: &queue) }
+            pipeline.startPrefetching([Self.image(1), Self.image(2)], at: 0, queue: &queue)
+            #expect(pipeline.requestDisplay(Self.image(2), at: 0, queue: &queue) == .inflightHit)
+            let order = Array(pipeline.highQueue) + Array(pipeline.lowQueue)
+            #expect((order.firstIndex(of: 2)! < order.firstIndex(of: 1)!) == raised, "\(preset.name): \(order)")
+        }
+    }
+
+    @Test func kingfisherKeepsADownloadRunningAfterItsCellDisappearsAndNukeCancelsIt() throws {
+        for (preset, cancels) in [(CachePreset.kingfisher, false), (.nuke, true), (.sdwebimage, true)] {
+            var pipeline = try Self.pipeline(preset)
+            var queue = EventQueue<SimulationEvent>()
+            _ = pipeline.requestDisplay(Self.image(1), at: 0, queue: &queue)
+            if case let (time, .pipeline(event))? = queue.next() { pipeline.handle(event, at: time, queue: &queue) }
+            pipeline.cancelDisplay(1, at: queue.now, queue: &queue)
+            Self.run(&pipeline, &queue)
+            #expect((pipeline.cancelledRequests == 1) == cancels, "\(preset.name)")
+            #expect(pipeline.diskCache.contains(1) != cancels, "\(preset.name): finished into the cache or not")
+        }
+    }
+
+    // MARK: Prefetcher
+
+    @Test func prefetchersRunTheirLibrarysLimitsKingfisherPerBatch() throws {
+        for (preset, running) in [(CachePreset.nuke, 2), (.kingfisher, 10), (.sdwebimage, 3)] {
+            let network = NetworkProfile(name: "wide", bitsPerSecond: 40_000_000, oneWayDelay: 1_000_000...1_000_000,
+                                         connectionsPerHost: 100)
+            var pipeline = try Self.pipeline(preset, network: network) { $0.downloadRateLimit = nil }
+            var queue = EventQueue<SimulationEvent>()
+            pipeline.startPrefetching((1...8).map { Self.image($0) }, at: 0, queue: &queue)
+            pipeline.startPrefetching((11...18).map { Self.image($0) }, at: 0, queue: &queue)
+            #expect(pipeline.connectionsInUse == running, "\(preset.name)")
+        }
+    }
+
+    @Test func kingfisherLeavesPrefetchedDiskHitsOnDiskAndTheOthersLoadThem() throws {
+        for (preset, loaded) in [(CachePreset.kingfisher, false), (.nuke, true), (.sdwebimage, true)] {
+            var pipeline = try Self.pipeline(preset)
+            var queue = EventQueue<SimulationEvent>()
+            pipeline.storeOnDisk(Self.image(1), at: 0)
+            pipeline.startPrefetching([Self.image(1)], at: 0, queue: &queue)
+            Self.run(&pipeline, &queue)
+            #expect(pipeline.memoryCache.contains(1) == loaded, "\(preset.name)")
+            #expect(pipeline.imageRequests == 0)
+        }
+    }
+
+    // MARK: Whole runs
+
+    /// Two minutes of skimming on the iPhone SE at full-size decodes.
+    static func skim(_ preset: CachePreset) throws -> RunResult {
+        try FeedSimulation.run(RunConfiguration(profile: .lowEnd, network: .lte, pipeline: preset.pipeline(on: .lowEnd),
+                                                window: .items(PrefetchWindow(ahead: 20)), workload: .behavior(.skimmer, duration: 120_000_000_000),
+                                                seed: 1))
+    }
+
+    @Test func sdwebimagesUnlimitedCacheOfFullSizeBitmapsGetsMemoryWarningsWhereNukesCapDoesNot() throws {
+        let sdwebimage = try Self.skim(.sdwebimage)
+        #expect(sdwebimage.memoryWarnings > 0, "3 GB cannot hold two minutes of full-size bitmaps")
+        #expect(sdwebimage.peakMemoryBytes > CachePreset.nuke.memoryLimits(on: .lowEnd).maxBytes!)
+        let nuke = try Self.skim(.nuke)
+        #expect(nuke.memoryWarnings == 0 && nuke.jetsamKills == 0)
+    }
+
+    @Test func everyPresetRunsAndNamesItsDecodeInTheScenario() throws {
+        let presets = CachePreset.all.map(CacheSetup.preset) + [.preset(try CachePreset.named("nuke:downsample"))]
+        let runs = try StandardMatrix.configurations(profile: .lowEnd, caches: presets,
                                                      windows: [.items(PrefetchWindow(ahead: 10))],
                                                      workloads: [.behavior(.skimmer, duration: 20_000_000_000)], seeds: [1])
         let results = try RunBatch.run(runs, jobs: 2)
         #expect(results.map(\.policy) == ["default(lru:max-age=3600)", "aggressive(lru:max-age=86400)", "conservative(ttl:max-age=300)",
-                                          "nuke(clock)", "kingfisher(lru:max-age=300:refresh=1)", "sdwebimage(lru)"])
+                                          "nuke(clock)", "kingfisher(lru:max-age=300:refresh=1)", "sdwebimage(lru)", "nuke:downsample(clock)"])
+        #expect(results.map(\.scenario) == ["cacheFirst", "cacheFirst", "cacheFirst", "cacheFirst;decode=full", "cacheFirst;decode=full",
+                                            "cacheFirst;decode=full", "cacheFirst"])
         #expect(results.allSatisfy { $0.displays > 0 })
+    }
+
+    // MARK: Bad input
+
+    @Test func unknownPresetsAndParametersAreRefusedInOneLine() throws {
+        #expect(throws: InputError(source: "--preset", "unknown preset \"glide\"; expected one of default, aggressive, conservative, nuke, kingfisher, sdwebimage")) {
+            try CachePreset.named("glide")
+        }
+        #expect(throws: InputError(source: "--preset", "preset nuke has no parameter \"resize\"; expected downsample, full-size or prefetch=1…32")) {
+            try CachePreset.named("nuke:resize")
+        }
+        #expect(throws: InputError(source: "--preset", "preset kingfisher: \"prefetch=0\" is out of range; expected prefetch=1…32")) {
+            try CachePreset.named("kingfisher:prefetch=0")
+        }
+        #expect(try CachePreset.named("kingfisher:prefetch=8").prefetchConcurrency == 8)
+    }
+
+    @Test func presetsListEveryBehaviourWithItsLibraryVersion() {
+        let text = PresetCatalog.text
+        for heading in ["nuke — Nuke 13.2", "kingfisher — Kingfisher 8.11", "sdwebimage — SDWebImage 5.21"] { #expect(text.contains(heading)) }
+        func behaviour(_ preset: CachePreset, _ aspect: String) -> String { preset.behaviours.first { $0.aspect == aspect }?.value ?? "" }
+        #expect(behaviour(.nuke, "downloads").hasSuffix("a rate limiter lets 25 start at once, then 80 a second"))
+        #expect(behaviour(.kingfisher, "prefetcher").hasPrefix("one per batch of items entering the window, never stopped, 5 at once each"))
+        #expect(behaviour(.nuke, "background") == "the memory cache is trimmed to 10 % of its cost limit")
+        #expect(behaviour(.sdwebimage, "background") == "the memory cache is emptied")
+        #expect(CachePreset.all.allSatisfy { $0.behaviours.count == 10 })
     }
 }

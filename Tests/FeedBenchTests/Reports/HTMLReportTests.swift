@@ -140,7 +140,7 @@ import Testing
                 let series = Self.series(chart)
                 #expect(series.map(\.name) == Self.policies, "named by policy alone: the limits are the same for all")
                 #expect(series.allSatisfy { $0.points == 6 && $0.whiskers == 6 })
-                #expect(chart.all("text", class: "chart-subtitle").first?.allText.contains("memory cache 14.1 MiB (the recommended size)") == true)
+                #expect(chart.all("text", class: "chart-subtitle").first?.allText.contains("memory cache 28.1 MiB (the recommended size)") == true)
                 #expect(chart.all("text", class: "chart-subtitle").first?.allText.hasSuffix("mean of 3 seeds, bars min–max") == true)
                 #expect(Self.axisTitles(chart).last == "prefetch window (items ahead)")
             }

@@ -163,6 +163,14 @@ public struct WTinyLFUPolicy: EvictionPolicy {
     /// O(1) expected.
     public func contains(_ key: UInt64) -> Bool { table.slot(of: key) != nil }
 
+    /// O(slots).
+    public mutating func removeExpired(at time: Int64) {
+        for slot in table.expiredSlots(at: time) {
+            removeSlot(slot)
+            occupancy.expirations += 1
+        }
+    }
+
     /// Empties the cache, keeping the sketch and the counters. O(slots).
     public mutating func removeAll() {
         table.removeAll()

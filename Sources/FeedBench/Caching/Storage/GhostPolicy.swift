@@ -57,6 +57,14 @@ extension GhostPolicy {
         return !isGhost(slot)
     }
 
+    /// Ghosts have no age to pass. O(slots).
+    public mutating func removeExpired(at time: Int64) {
+        for slot in table.expiredSlots(at: time) where !isGhost(slot) {
+            removeResident(slot)
+            occupancy.expirations += 1
+        }
+    }
+
     /// An entry's weight in the capacity unit. O(1).
     func weight(of slot: Int32) -> Int64 { limits.weight(ofSize: table.size(slot)) }
 

@@ -63,6 +63,14 @@ extension SlotPolicy {
         occupancy.bytes = 0
     }
 
+    /// O(slots).
+    public mutating func removeExpired(at time: Int64) {
+        for slot in table.expiredSlots(at: time) {
+            removeSlot(slot)
+            occupancy.expirations += 1
+        }
+    }
+
     /// The default lookup, for policies that add work around it.
     public mutating func slotLookup(_ request: CacheRequest) -> Bool {
         guard let slot = table.slot(of: request.key) else { return false }

@@ -80,6 +80,16 @@ public struct SlotTable<Payload> {
     public func deadline(_ slot: Int32) -> Int64 { deadlines[Int(slot)] }
     public mutating func setDeadline(_ slot: Int32, _ deadline: Int64) { deadlines[Int(slot)] = deadline }
 
+    /// The slots in use whose deadline has passed at `time` (`time > deadline`), in slot order.
+    /// O(slots ever allocated).
+    public func expiredSlots(at time: Int64) -> [Int32] {
+        var expired: [Int32] = []
+        for i in deadlines.indices where time > deadlines[i] && index.slot(for: keys[i]) == Int32(i) {
+            expired.append(Int32(i))
+        }
+        return expired
+    }
+
     /// The policy's state for `slot`.
     public subscript(payload slot: Int32) -> Payload {
         get { payloads[Int(slot)] }

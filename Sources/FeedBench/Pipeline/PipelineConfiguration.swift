@@ -1,0 +1,93 @@
+/// Where a prefetched image goes: the disk cache only, or decoded into the memory cache too.
+public enum PrefetchDestination: String, Sendable, CaseIterable {
+    case disk
+    case memoryAndDisk = "memory+disk"
+}
+
+/// What the memory cache keeps when the app goes to the background (DESIGN.md §1.8, §5).
+public enum BackgroundTrim: Sendable, Hashable {
+    /// Everything goes (NSCache empties itself; seed 001's presets and plain policies).
+    case purge
+    /// Evicts in policy order down to this share of the cost limit (Nuke: 0.1); a cache with
+    /// no cost limit is purged.
+    case toShareOfLimit(Double)
+}
+
+/// A token bucket in front of the download queue (Nuke's `RateLimiter`, on by default):
+/// `burst` downloads may start at once, then `rate` a second.
+public struct DownloadRateLimit: Sendable, Hashable {
+    public var rate: Int
+    public var burst: Int
+
+    public init(rate: Int, burst: Int) {
+        precondition(rate > 0 && burst > 0, "DownloadRateLimit: rate and burst must be positive")
+        self.rate = rate
+        self.burst = burst
+    }
+
+    /// Nuke 13.2's default: 80 requests a second, bursts of 25.
+    public static let nuke = DownloadRateLimit(rate: 80, burst: 25)
+}
+
+/// How the image pipeline is set up for a run (DESIGN.md §1.4–§1.5). Plain policies use the
+/// defaults below; a library preset (`CachePreset`) sets every field from its library's source.
+public struct PipelineConfiguration: Sendable {
+    public var memoryPolicy: PolicySpec
+    public var memoryLimits: CacheLimits
+    public var diskPolicy: PolicySpec
+    public var diskLimits: CacheLimits
+    /// Decode to the cell's pixel size (`true`, the default for plain policies) or to the
+    /// image's full size (what Nuke, Kingfisher and SDWebImage do unless asked to resize).
+    public var downsample: Bool
+    /// Images decoded at once (Nuke: 1); `nil`: each image as soon as its data is there.
+    public var decodeConcurrency: Int?
+    /// Nuke's token bucket in front of the download queue; `nil`: none.
+    public var downloadRateLimit: DownloadRateLimit?
+    /// Whether a display joining a queued low-priority prefetch raises it to high priority
+    /// (Nuke) or leaves it where it is (Kingfisher, SDWebImage: the joiner only adds a callback).
+    public var raisesPriorityOnJoin = true
+    /// Prefetches a prefetcher runs at once; the rest of its batch waits in the prefetcher.
+    public var prefetchConcurrency: Int
+    /// Whether each batch of items entering the window gets a prefetcher of its own, never
+    /// stopped (Kingfisher's documented `ImagePrefetcher` usage), or one prefetcher serves every
+    /// batch and stops items that leave the window (Nuke, SDWebImage).
+    public var prefetchPerBatch = false
+    /// Whether prefetches queue behind displays (`true`) or with them, first come first served
+    /// (Kingfisher's default priority).
+    public var prefetchLowPriority = true
+    public var prefetchDestination: PrefetchDestination
+    /// Whether a prefetched image found on disk is read and decoded into memory (Nuke,
+    /// SDWebImage) or left there (Kingfisher's `alsoPrefetchToMemory` false).
+    public var prefetchLoadsDiskHits = true
+    /// Whether a cell leaving the screen cancels its download when nobody else holds it
+    /// (Nuke, SDWebImage) or lets it finish into the caches (Kingfisher).
+    public var cancelsOnDisappear = true
+    /// Images costing this share of the memory cost limit or more are not kept (Nuke: 0.1).
+    public var maxEntryShare: Double?
+    /// What the memory cache keeps when the app is backgrounded.
+    public var background = BackgroundTrim.purge
+    /// Expired memory entries are also removed every this many nanoseconds, looked up or not
+    /// (Kingfisher: 120 s); `nil`: only when looked up.
+    public var memorySweepInterval: Int64?
+    /// Seed 000's release-after-view: drop an image from the memory cache when its cell
+    /// scrolls off.
+    public var releaseViewed = false
+    /// The `policy` column; the memory policy's spec unless a preset names it.
+    public var label: String?
+
+    /// Whether a memory warning clears the memory cache (every library does; seed 002's
+    /// dictionary cache has no observer).
+    public var respondsToMemoryWarnings: Bool { memoryPolicy.name != .unbounded }
+
+    public init(memoryPolicy: PolicySpec, memoryLimits: CacheLimits, diskPolicy: PolicySpec = PolicySpec(.lru),
+                diskLimits: CacheLimits, downsample: Bool = true, prefetchConcurrency: Int = 2,
+                prefetchDestination: PrefetchDestination = .memoryAndDisk) {
+        self.memoryPolicy = memoryPolicy
+        self.memoryLimits = memoryLimits
+        self.diskPolicy = diskPolicy
+        self.diskLimits = diskLimits
+        self.downsample = downsample
+        self.prefetchConcurrency = prefetchConcurrency
+        self.prefetchDestination = prefetchDestination
+    }
+}
