@@ -13,6 +13,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(
@@ -29,10 +32,22 @@ let package = Package(
             ]
         ),
         .target(name: "SQLiteProcessSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // bench serve's HTTP server, in a module of its own: the server libraries (Hummingbird,
+        // SwiftNIO) build only for the targets that need them.
+        .target(
+            name: "FeedServe",
+            dependencies: [
+                "FeedBench",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "bench",
             dependencies: [
                 "FeedBench",
+                "FeedServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -40,5 +55,6 @@ let package = Package(
         .target(name: "TestScratch", path: "Tests/Scratch"),
         .testTarget(name: "FeedBenchTests", dependencies: ["FeedBench", "TestScratch", .product(name: "Histogram", package: "hdrhistogram-swift")]),
         .testTarget(name: "BenchCLITests", dependencies: ["bench", "TestScratch"]),
+        .testTarget(name: "FeedServeTests", dependencies: ["FeedServe", "TestScratch"]),
     ]
 )

@@ -50,7 +50,7 @@ public struct FeedAPIResponse: Sendable, Hashable {
 /// O(1) per call (plus the page's 10 catalog look-ups); the rate limit keeps at most `calls`
 /// timestamps.
 public struct MockFeedAPI: Sendable {
-    public let configuration: FeedAPIConfiguration
+    public private(set) var configuration: FeedAPIConfiguration
     /// Calls made so far, whatever their outcome.
     public private(set) var callCount = 0
     var latencyRandom: SeededGenerator
@@ -76,6 +76,12 @@ public struct MockFeedAPI: Sendable {
         pageRandom = SeededGenerator(seed: seed, stream: MockFeedAPI.pageStream)
     }
 
+    /// Changes the models from the next call on, keeping every draw made so far and the rate
+    /// limit's window (`bench serve`'s `PUT /_conditions`). The configuration must be valid.
+    public mutating func reconfigure(_ configuration: FeedAPIConfiguration) {
+        self.configuration = configuration
+    }
+
     /// Makes one call at virtual time `now` (ns). O(1) amortised, plus the page's construction.
     public mutating func requestPage(at now: Int64) -> FeedAPIResponse {
         precondition(now >= lastCall, "MockFeedAPI: calls must come in non-decreasing time")
@@ -88,11 +94,7 @@ public struct MockFeedAPI: Sendable {
         }
         let fails = faultRandom.chance(configuration.failureProbability)
         let catalog = configuration.catalog
-        var ids = [UInt64]()
-        ids.reserveCapacity(FeedAPIConfiguration.pageSize)
-        for _ in 0..<FeedAPIConfiguration.pageSize {
-            ids.append(pageRandom.next(below: UInt64(catalog.size)))
-        }
+        let ids = FeedPageBook.draw(from: &pageRandom, catalog: catalog)
         let refused = !admit(at: now)
 
         if let timeout = configuration.timeout, latency > timeout {
@@ -107,6 +109,13 @@ public struct MockFeedAPI: Sendable {
             outcome = .page(ids.map(catalog.descriptor))
         }
         return FeedAPIResponse(completesAt: now + latency, outcome: outcome)
+    }
+
+    /// How long after `now` the rate limit admits a call again: 0 when it would now, else until
+    /// the oldest admitted call leaves the window (a 429's `Retry-After`). O(1).
+    public func rateLimitClears(after now: Int64) -> Int64 {
+        guard let limit = configuration.rateLimit, admitted.count >= limit.calls, let oldest = admitted.first else { return 0 }
+        return max(0, oldest + limit.window - now)
     }
 
     /// Whether the rate limit admits a call at `now`, recording it if so. O(1) amortised.

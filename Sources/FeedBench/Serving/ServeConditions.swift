@@ -1,0 +1,213 @@
+import Foundation
+
+/// What `bench serve` injects — the network preset (round trip, bandwidth, loss, connections),
+/// the feed API's models (latency, spikes, failures, timeout, 429s) and whether the network is
+/// down — as the JSON that `--conditions FILE` and `PUT /_conditions` read and
+/// `GET /_conditions` writes. Durations are milliseconds; a document may give only the fields
+/// it changes (`{"network": "3g"}`, `{"offline": true}`).
+///
+///     {"network": {"name": "lte", "bitsPerSecond": 50000000, "oneWayDelayMs": [50, 65],
+///                  "loss": 0, "retryTimeoutMs": 1000, "connectionsPerHost": 6},
+///      "api": {"latency": {"model": "logNormal", "meanMs": 300, "p99Ms": 1200},
+///              "spikeProbability": 0, "spikeMultiplier": 5, "failureProbability": 0,
+///              "timeoutMs": 60000, "rateLimit": null},
+///      "offline": false}
+///
+/// `latency` is `{"model": "fixed", "ms": 300}`, `{"model": "uniform", "minMs": 20, "maxMs": 80}`
+/// or `{"model": "logNormal", "meanMs": 300, "p99Ms": 1200}`; `rateLimit` is
+/// `{"calls": 10, "windowMs": 1000}` or `null`.
+public struct ServeConditions: Sendable, Hashable {
+    public var network: NetworkProfile
+    public var api: FeedAPIConfiguration
+    /// Whether the network is down: every request is refused at once (503) until it is back.
+    public var offline = false
+
+    public init(network: NetworkProfile, api: FeedAPIConfiguration = FeedAPIConfiguration()) {
+        self.network = network
+        self.api = api
+    }
+
+    /// These conditions with the fields of the JSON `document` applied; `source` names the file
+    /// or the request in errors, which name the field and what was expected.
+    public func applying(json document: Data, source: String) throws -> ServeConditions {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: document, options: [.fragmentsAllowed])
+        } catch {
+            throw InputError(source: source, "expected a JSON object, found invalid JSON")
+        }
+        guard let root = object as? [String: Any] else { throw InputError(source: source, "expected a JSON object") }
+        let reader = Reader(source: source)
+        var result = self
+        try reader.keys(of: root, allowed: ["network", "api", "offline"], at: "")
+        if let network = root["network"] { result.network = try reader.network(network, base: network is String ? nil : self.network) }
+        if let api = root["api"] { result.api = try reader.api(api, base: self.api) }
+        if let offline = root["offline"] { result.offline = try reader.bool(offline, at: "offline") }
+        try result.api.validate(source: source)
+        return result
+    }
+
+    /// The whole conditions as JSON, keys in the documented order, one line.
+    public var json: String {
+        let delay = network.oneWayDelay
+        let latency: String
+        switch api.latency {
+        case let .fixed(duration): latency = #"{"model": "fixed", "ms": \#(Self.milliseconds(duration))}"#
+        case let .uniform(range):
+            latency = #"{"model": "uniform", "minMs": \#(Self.milliseconds(range.lowerBound)), "maxMs": \#(Self.milliseconds(range.upperBound))}"#
+        case let .logNormal(mean, p99):
+            latency = #"{"model": "logNormal", "meanMs": \#(Self.milliseconds(mean)), "p99Ms": \#(Self.milliseconds(p99))}"#
+        }
+        let rateLimit = api.rateLimit.map { #"{"calls": \#($0.calls), "windowMs": \#(Self.milliseconds($0.window))}"# } ?? "null"
+        return #"{"network": {"name": \#(Self.jsonString(network.name)), "bitsPerSecond": \#(network.bitsPerSecond), "#
+            + #""oneWayDelayMs": [\#(Self.milliseconds(delay.lowerBound)), \#(Self.milliseconds(delay.upperBound))], "#
+            + #""loss": \#(network.loss), "retryTimeoutMs": \#(Self.milliseconds(network.retryTimeout)), "#
+            + #""connectionsPerHost": \#(network.connectionsPerHost)}, "#
+            + #""api": {"latency": \#(latency), "spikeProbability": \#(api.spikeProbability), "#
+            + #""spikeMultiplier": \#(api.spikeMultiplier), "failureProbability": \#(api.failureProbability), "#
+            + #""timeoutMs": \#(api.timeout.map(Self.milliseconds) ?? "null"), "rateLimit": \#(rateLimit)}, "#
+            + #""offline": \#(offline)}"#
+    }
+
+    /// `text` as a JSON string literal, quotes included: `"`, `\` and control characters escaped.
+    public static func jsonString(_ text: String) -> String {
+        var escaped = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case _ where scalar.value < 0x20: escaped += "\\u00" + String(scalar.value, radix: 16).leftPadded(to: 2)
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped + "\""
+    }
+
+    /// Nanoseconds as milliseconds, exact (up to 6 decimals, trailing zeros dropped).
+    static func milliseconds(_ nanoseconds: Int64) -> String {
+        FixedPoint.ratio(nanoseconds, 1_000_000, decimals: 6).trimmingZeroDecimals()
+    }
+
+    /// Reads fields, naming the path of the first bad one.
+    struct Reader {
+        let source: String
+
+        func fail(_ path: String, _ expected: String) -> InputError { InputError(source: source, field: path, expected) }
+
+        func keys(of object: [String: Any], allowed: [String], at path: String) throws {
+            for key in object.keys.sorted() where !allowed.contains(key) {
+                throw fail(path.isEmpty ? key : "\(path).\(key)", "unknown field; expected one of \(allowed.joined(separator: ", "))")
+            }
+        }
+
+        /// Whether a parsed JSON value is `true` or `false`: Foundation hands both numbers and
+        /// booleans over as `NSNumber` (and `1 is Bool` holds), but only booleans have the
+        /// `char` type code.
+        static func isBoolean(_ value: Any) -> Bool {
+            guard let number = value as? NSNumber else { return false }
+            return String(cString: number.objCType) == "c"
+        }
+
+        func number(_ value: Any, at path: String) throws -> Double {
+            guard let number = value as? NSNumber, !Self.isBoolean(value), number.doubleValue.isFinite else { throw fail(path, "expected a number") }
+            return number.doubleValue
+        }
+
+        func bool(_ value: Any, at path: String) throws -> Bool {
+            guard Self.isBoolean(value), let flag = value as? NSNumber else { throw fail(path, "expected true or false") }
+            return flag.boolValue
+        }
+
+        /// A non-negative duration in milliseconds, as nanoseconds.
+        func duration(_ value: Any, at path: String) throws -> Int64 {
+            let ms = try number(value, at: path)
+            guard ms >= 0, ms <= 86_400_000 else { throw fail(path, "expected milliseconds in 0…86400000, found \(ms)") }
+            return Int64((ms * 1_000_000).rounded())
+        }
+
+        func integer(_ value: Any, at path: String, in range: ClosedRange<Int64>) throws -> Int64 {
+            let number = try self.number(value, at: path)
+            guard number == number.rounded(), range.contains(Int64(exactly: number) ?? .min) else {
+                throw fail(path, "expected a whole number in \(range.lowerBound)…\(range.upperBound), found \(number)")
+            }
+            return Int64(number)
+        }
+
+        func object(_ value: Any, at path: String) throws -> [String: Any] {
+            guard let object = value as? [String: Any] else { throw fail(path, "expected an object") }
+            return object
+        }
+
+        func network(_ value: Any, base: NetworkProfile?) throws -> NetworkProfile {
+            if let name = value as? String { return try NetworkProfile.named(name, source: "\(source): network") }
+            let object = try self.object(value, at: "network")
+            try keys(of: object, allowed: ["name", "bitsPerSecond", "oneWayDelayMs", "loss", "retryTimeoutMs", "connectionsPerHost"], at: "network")
+            var network = base ?? .wifi
+            if let name = object["name"] {
+                guard let text = name as? String, !text.isEmpty else { throw fail("network.name", "expected a name") }
+                network.name = text
+            }
+            if let bits = object["bitsPerSecond"] { network.bitsPerSecond = try integer(bits, at: "network.bitsPerSecond", in: 1_000...100_000_000_000) }
+            if let delay = object["oneWayDelayMs"] {
+                guard let pair = delay as? [Any], pair.count == 2 else { throw fail("network.oneWayDelayMs", "expected [min, max] in milliseconds") }
+                let low = try duration(pair[0], at: "network.oneWayDelayMs"), high = try duration(pair[1], at: "network.oneWayDelayMs")
+                guard low <= high else { throw fail("network.oneWayDelayMs", "expected min ≤ max") }
+                network.oneWayDelay = low...high
+            }
+            if let loss = object["loss"] {
+                let probability = try number(loss, at: "network.loss")
+                guard (0...0.9).contains(probability) else { throw fail("network.loss", "expected a probability in 0…0.9, found \(probability)") }
+                network.loss = probability
+            }
+            if let timeout = object["retryTimeoutMs"] { network.retryTimeout = try duration(timeout, at: "network.retryTimeoutMs") }
+            if let connections = object["connectionsPerHost"] {
+                network.connectionsPerHost = Int(try integer(connections, at: "network.connectionsPerHost", in: 1...1_000))
+            }
+            return network
+        }
+
+        func api(_ value: Any, base: FeedAPIConfiguration) throws -> FeedAPIConfiguration {
+            let object = try self.object(value, at: "api")
+            try keys(of: object, allowed: ["latency", "spikeProbability", "spikeMultiplier", "failureProbability", "timeoutMs", "rateLimit"], at: "api")
+            var api = base
+            if let latency = object["latency"] { api.latency = try self.latency(latency) }
+            if let spikes = object["spikeProbability"] { api.spikeProbability = try number(spikes, at: "api.spikeProbability") }
+            if let multiplier = object["spikeMultiplier"] { api.spikeMultiplier = try number(multiplier, at: "api.spikeMultiplier") }
+            if let failures = object["failureProbability"] { api.failureProbability = try number(failures, at: "api.failureProbability") }
+            if let timeout = object["timeoutMs"] { api.timeout = timeout is NSNull ? nil : try duration(timeout, at: "api.timeoutMs") }
+            if let limit = object["rateLimit"] {
+                if limit is NSNull {
+                    api.rateLimit = nil
+                } else {
+                    let rule = try self.object(limit, at: "api.rateLimit")
+                    try keys(of: rule, allowed: ["calls", "windowMs"], at: "api.rateLimit")
+                    guard let calls = rule["calls"], let window = rule["windowMs"] else { throw fail("api.rateLimit", "expected calls and windowMs") }
+                    api.rateLimit = .init(calls: Int(try integer(calls, at: "api.rateLimit.calls", in: 1...1_000_000)),
+                                          window: try duration(window, at: "api.rateLimit.windowMs"))
+                }
+            }
+            return api
+        }
+
+        func latency(_ value: Any) throws -> LatencyModel {
+            let object = try self.object(value, at: "api.latency")
+            switch object["model"] as? String {
+            case "fixed":
+                try keys(of: object, allowed: ["model", "ms"], at: "api.latency")
+                return .fixed(try duration(object["ms"] ?? NSNull(), at: "api.latency.ms"))
+            case "uniform":
+                try keys(of: object, allowed: ["model", "minMs", "maxMs"], at: "api.latency")
+                let low = try duration(object["minMs"] ?? NSNull(), at: "api.latency.minMs")
+                let high = try duration(object["maxMs"] ?? NSNull(), at: "api.latency.maxMs")
+                guard low <= high else { throw fail("api.latency", "expected minMs ≤ maxMs") }
+                return .uniform(low...high)
+            case "logNormal":
+                try keys(of: object, allowed: ["model", "meanMs", "p99Ms"], at: "api.latency")
+                return .logNormal(mean: try duration(object["meanMs"] ?? NSNull(), at: "api.latency.meanMs"),
+                                  p99: try duration(object["p99Ms"] ?? NSNull(), at: "api.latency.p99Ms"))
+            default:
+                throw fail("api.latency.model", "expected fixed, uniform or logNormal")
+            }
+        }
+    }
+}

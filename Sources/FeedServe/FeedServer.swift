@@ -1,0 +1,101 @@
+import FeedBench
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// `bench serve`: the mock feed API and the image host as a real HTTP/1.1 server (Hummingbird
+/// 2 on SwiftNIO), driven by the simulator's own models so that a real app and `bench run` see
+/// the same feed under the same conditions.
+///
+/// - `GET /v1/images/search?limit=10&page=N`: page N of `MockFeedAPI`'s feed for the seed (the
+///   first `limit` of its 10 images) as `[{id, url, width, height}]`, after a latency drawn from
+///   the API's model in arrival order; spikes, 5xx failures, timeouts (504 after the timeout)
+///   and 429s with `Retry-After` as the simulator draws them.
+/// - `GET /images/{id}.jpg`: a baseline JPEG of the catalogue image's size in pixels and exactly
+///   its modelled bytes (`SyntheticJPEG`), with `ETag`, `Cache-Control`, `Last-Modified`,
+///   `If-None-Match` (304) and `Range` (206, 416); sent after a round trip (and a retransmission
+///   timeout per loss), at the bandwidth shared by every image body in flight, at most
+///   `connectionsPerHost` at once per client.
+/// - `GET`/`PUT /_conditions`: the conditions as JSON (`ServeConditions`), changed at run time.
+/// - `GET /openapi.yaml`: the API in OpenAPI 3.1.
+/// Errors are one-line JSON objects (`{"error": "…"}`); the server keeps serving.
+public struct FeedServer: Sendable {
+    public let settings: ServeSettings
+
+    public init(settings: ServeSettings) {
+        self.settings = settings
+    }
+
+    /// Serves until SIGINT or SIGTERM (then finishes the responses under way) or until the task
+    /// is cancelled. `onListening` gets the URL once the socket is bound. Throws an `InputError`
+    /// when the log cannot be written or the address cannot be listened on (taken, not local).
+    public func run(onListening: @escaping @Sendable (String) async -> Void) async throws {
+        let log = try settings.logPath.map(RequestLog.init(path:))
+        defer { log?.close() }
+        let state = try ServeState(settings: settings, log: log)
+        let router = Router(context: ServeContext.self)
+        router.add(middleware: ErrorMiddleware(state: state))
+        let handlers = Handlers(state: state)
+        router.get("/v1/images/search", use: handlers.search)
+        router.get("/images/:file", use: handlers.image)
+        router.get("/_conditions", use: handlers.conditions)
+        router.put("/_conditions", use: handlers.changeConditions)
+        router.get("/openapi.yaml", use: handlers.openAPI)
+        let host = settings.host
+        let app = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port), serverName: "bench-serve"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                await onListening("http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
+            },
+            logger: Logger(label: "bench-serve", factory: { _ in SwiftLogNoOpLogHandler() })
+        )
+        do {
+            try await app.runService()
+        } catch let error as IOError {
+            // "Address already in use", not NIO's description of the call that failed.
+            throw InputError(source: "serve", "cannot listen on \(host):\(settings.port): \(String(cString: strerror(error.errnoCode)))")
+        }
+    }
+}
+
+/// Each request's context: the client's address (its connections are limited) and its
+/// connection (numbered in the log).
+struct ServeContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let client: String
+    let connection: ObjectIdentifier
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        client = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        connection = ObjectIdentifier(source.channel)
+    }
+}
+
+/// Turns every error into a one-line JSON body (and logs it): unknown routes, oversized paths,
+/// anything a handler throws.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = ServeContext
+    let state: ServeState
+
+    func handle(_ request: Request, context: ServeContext, next: (Request, ServeContext) async throws -> Response) async throws -> Response {
+        let arrived = state.now
+        let response: Response
+        if request.uri.string.utf8.count > 2_048 {
+            response = Handlers.error(.badRequest, "path longer than 2048 bytes")
+        } else {
+            do {
+                return try await next(request, context)
+            } catch let error as HTTPError {
+                response = Handlers.error(error.status, error.body ?? (error.status == .notFound ? "no such resource" : error.status.reasonPhrase))
+            } catch {
+                response = Handlers.error(.internalServerError, "\(error)")
+            }
+        }
+        Handlers.log(state, request, context, status: response.status.code, bytes: response.body.contentLength ?? 0, arrived: arrived, delay: 0)
+        return response
+    }
+}

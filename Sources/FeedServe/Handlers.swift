@@ -1,0 +1,232 @@
+import FeedBench
+import Foundation
+import Hummingbird
+
+/// The server's routes (see `FeedServer`).
+struct Handlers: Sendable {
+    let state: ServeState
+
+    /// Images a page may hold, and the pages a client may ask for.
+    static let limits = 1...FeedAPIConfiguration.pageSize
+    static let pages = 1...100_000
+
+    // MARK: Feed API
+
+    @Sendable func search(_ request: Request, context: ServeContext) async throws -> Response {
+        let arrived = state.now
+        let query = request.uri.queryParameters
+        guard let limit = Self.integer(query["limit"], default: FeedAPIConfiguration.pageSize, in: Self.limits) else {
+            return respond(request, context, Self.error(.badRequest, "limit: expected a whole number in 1…10"), arrived: arrived)
+        }
+        guard let page = Self.integer(query["page"], default: 1, in: Self.pages) else {
+            return respond(request, context, Self.error(.badRequest, "page: expected a whole number in 1…100000"), arrived: arrived)
+        }
+        let drawn = state.inner.withLock { shared -> (call: FeedAPIResponse, images: [ImageDescriptor], delay: Int64, clears: Int64)? in
+            guard !shared.conditions.offline else { return nil }
+            let now = state.now
+            let call = shared.api.requestPage(at: now)
+            return (call, shared.pages.page(page), call.completesAt - now, shared.api.rateLimitClears(after: now))
+        }
+        guard let (call, images, delay, clears) = drawn else {
+            return respond(request, context, Self.error(.serviceUnavailable, "offline"), arrived: arrived)
+        }
+        if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay)) }
+        let response: Response
+        switch call.outcome {
+        case .page:
+            let authority = request.head.authority ?? "localhost"
+            let items = images.prefix(limit).map { image in
+                #"{"id": "\#(image.url)", "url": "http://\#(authority)/images/\#(image.url).jpg", "width": \#(image.pixelWidth), "height": \#(image.pixelHeight)}"#
+            }
+            response = Self.json(.ok, "[" + items.joined(separator: ", ") + "]")
+        case .failure(.serverError):
+            response = Self.error(.internalServerError, "injected server error")
+        case .failure(.timeout):
+            response = Self.error(.gatewayTimeout, "injected timeout")
+        case .failure(.rateLimited):
+            var limited = Self.error(.tooManyRequests, "rate limited")
+            limited.headers[.retryAfter] = String(max(1, (clears + 999_999_999) / 1_000_000_000))
+            response = limited
+        }
+        return respond(request, context, response, arrived: arrived, delay: delay)
+    }
+
+    // MARK: Images
+
+    @Sendable func image(_ request: Request, context: ServeContext) async throws -> Response {
+        let arrived = state.now
+        let catalog = state.catalog
+        guard let file = context.parameters.get("file"), file.hasSuffix(".jpg"), let id = UInt64(file.dropLast(4)), id < UInt64(catalog.size) else {
+            return respond(request, context, Self.error(.notFound, "no such image; expected /images/{id}.jpg with id in 0…\(catalog.size - 1)"), arrived: arrived)
+        }
+        let descriptor = catalog.descriptor(id)
+        guard let jpeg = SyntheticJPEG(width: descriptor.pixelWidth, height: descriptor.pixelHeight, byteCount: Int(descriptor.encodedBytes)) else {
+            return respond(request, context, Self.error(.internalServerError, "image \(id) cannot be encoded in \(descriptor.encodedBytes) bytes"), arrived: arrived)
+        }
+        let conditions = state.conditions
+        guard !conditions.offline else { return respond(request, context, Self.error(.serviceUnavailable, "offline"), arrived: arrived) }
+
+        // The connection, then a round trip and a retransmission timeout per lost attempt.
+        await state.acquireSlot(for: context.client)
+        let roundTrip = state.inner.withLock { shared -> Int64 in
+            var delay = shared.network.next(in: conditions.network.oneWayDelay) + shared.network.next(in: conditions.network.oneWayDelay)
+            var attempts = 0
+            while conditions.network.loss > 0, attempts < conditions.network.maxRetries, shared.network.chance(conditions.network.loss) {
+                delay += conditions.network.retryTimeout
+                attempts += 1
+            }
+            return delay
+        }
+        do {
+            if roundTrip > 0 { try await Task.sleep(nanoseconds: UInt64(roundTrip)) }
+        } catch {
+            state.releaseSlot(for: context.client)
+            throw error
+        }
+
+        var headers = HTTPFields()
+        headers[.contentType] = "image/jpeg"
+        headers[.eTag] = "\"\(id)-\(jpeg.byteCount)\""
+        headers[.cacheControl] = "public, max-age=604800"
+        headers[.lastModified] = "Mon, 01 Jan 2024 00:00:00 GMT"
+        headers[.acceptRanges] = "bytes"
+        if let tags = request.headers[.ifNoneMatch], tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == headers[.eTag]! || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+            state.releaseSlot(for: context.client)
+            return respond(request, context, Response(status: .notModified, headers: headers), arrived: arrived, delay: roundTrip)
+        }
+        var range = 0..<jpeg.byteCount
+        var status = HTTPResponse.Status.ok
+        // A Range that is not one `bytes=` range is ignored (RFC 9110 allows it); one that starts
+        // past the end is refused.
+        if let header = request.headers[.range], Self.isByteRange(header) {
+            guard let requested = Self.byteRange(header, size: jpeg.byteCount) else {
+                state.releaseSlot(for: context.client)
+                var refused = Self.error(.rangeNotSatisfiable, "range: expected bytes=first-last within 0…\(jpeg.byteCount - 1)")
+                refused.headers[.contentRange] = "bytes */\(jpeg.byteCount)"
+                return respond(request, context, refused, arrived: arrived, delay: roundTrip)
+            }
+            range = requested
+            status = .partialContent
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(jpeg.byteCount)"
+        }
+        let (state, sent, code) = (self.state, range, status.code)
+        let body = ResponseBody(contentLength: sent.count) { writer in
+            defer { state.releaseSlot(for: context.client) }
+            let paced = try await Self.send(jpeg, range: sent, to: &writer, state: state, bitsPerSecond: conditions.network.bitsPerSecond)
+            try await writer.finish(nil)
+            Self.log(state, request, context, status: code, bytes: sent.count, arrived: arrived, delay: roundTrip + paced)
+        }
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    /// Sends `range` of the image in 16 KiB pieces, each due when it would have crossed the
+    /// link at the bandwidth's share of the transfers in flight then; returns the pacing time.
+    /// Each piece waits for its due time on the clock, so the time spent producing and writing
+    /// pieces does not add up.
+    static func send(_ jpeg: SyntheticJPEG, range: Range<Int>, to writer: inout any ResponseBodyWriter, state: ServeState,
+                     bitsPerSecond: Int64) async throws -> Int64 {
+        state.inner.withLock { $0.transfers += 1 }
+        defer { state.inner.withLock { $0.transfers -= 1 } }
+        let clock = ContinuousClock()
+        var due = clock.now
+        var paced: Int64 = 0
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let end = min(offset + 16_384, range.upperBound)
+            let sharing = Int64(state.inner.withLock { $0.transfers })
+            let pause = Int64(end - offset) * 8 * sharing * 1_000_000_000 / bitsPerSecond
+            due = due.advanced(by: .nanoseconds(pause))
+            paced += pause
+            try await Task.sleep(until: due, clock: clock)
+            try await writer.write(ByteBuffer(bytes: jpeg.bytes(in: offset..<end)))
+            offset = end
+        }
+        return paced
+    }
+
+    // MARK: Conditions and the API description
+
+    @Sendable func conditions(_ request: Request, context: ServeContext) async throws -> Response {
+        respond(request, context, Self.json(.ok, state.conditions.json), arrived: state.now)
+    }
+
+    @Sendable func changeConditions(_ request: Request, context: ServeContext) async throws -> Response {
+        let arrived = state.now
+        var request = request
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: 65_536)
+        } catch {
+            return respond(request, context, Self.error(.contentTooLarge, "expected a JSON object of at most 64 KiB"), arrived: arrived)
+        }
+        do {
+            let updated = try state.conditions.applying(json: Data(body.readableBytesView), source: "/_conditions")
+            try state.update(updated)
+            return respond(request, context, Self.json(.ok, state.conditions.json), arrived: arrived)
+        } catch let error as InputError {
+            return respond(request, context, Self.error(.badRequest, error.description), arrived: arrived)
+        }
+    }
+
+    @Sendable func openAPI(_ request: Request, context: ServeContext) async throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/yaml"
+        return respond(request, context, Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml))),
+                       arrived: state.now)
+    }
+
+    // MARK: Helpers
+
+    /// Logs a response whose body is complete when returned, and returns it.
+    func respond(_ request: Request, _ context: ServeContext, _ response: Response, arrived: Int64, delay: Int64 = 0) -> Response {
+        Self.log(state, request, context, status: response.status.code, bytes: response.body.contentLength ?? 0, arrived: arrived, delay: delay)
+        return response
+    }
+
+    static func log(_ state: ServeState, _ request: Request, _ context: ServeContext, status: Int, bytes: Int, arrived: Int64, delay: Int64) {
+        guard let log = state.log else { return }
+        log.record(time: arrived, method: request.method.rawValue, path: request.uri.string, status: status, bytes: bytes,
+                   injectedDelay: delay, duration: state.now - arrived, connection: state.connectionNumber(context.connection))
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// `{"error": "…"}`.
+    static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        json(status, #"{"error": \#(ServeConditions.jsonString(message))}"#)
+    }
+
+    /// A query value as a whole number in `range`; absent gives `default`, anything else `nil`.
+    static func integer(_ value: Substring?, default fallback: Int, in range: ClosedRange<Int>) -> Int? {
+        guard let value else { return fallback }
+        guard let number = Int(value), range.contains(number) else { return nil }
+        return number
+    }
+
+    /// Whether `header` is one `bytes=` range in its syntax: `a-b`, `a-` or `-n`, digits only.
+    static func isByteRange(_ header: String) -> Bool {
+        guard header.hasPrefix("bytes=") else { return false }
+        let spec = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard spec.count == 2, !(spec[0].isEmpty && spec[1].isEmpty) else { return false }
+        return spec.allSatisfy { $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) && $0.count <= 18 }
+    }
+
+    /// One `bytes=` range (`a-b`, `a-`, `-n`) within `size`, or `nil`.
+    static func byteRange(_ header: String, size: Int) -> Range<Int>? {
+        guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
+        let spec = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard spec.count == 2 else { return nil }
+        if spec[0].isEmpty {
+            guard let suffix = Int(spec[1]), suffix > 0 else { return nil }
+            return max(0, size - suffix)..<size
+        }
+        guard let first = Int(spec[0]), first < size else { return nil }
+        let last = spec[1].isEmpty ? size - 1 : Int(spec[1]).map { min($0, size - 1) }
+        guard let last, last >= first else { return nil }
+        return first..<(last + 1)
+    }
+}

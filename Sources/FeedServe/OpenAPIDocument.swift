@@ -1,0 +1,216 @@
+/// `GET /openapi.yaml`: the served API in OpenAPI 3.1, so a team can generate a client
+/// (swift-openapi-generator, openapi-generator) and a contract tester (schemathesis) can check
+/// every response against it.
+enum OpenAPIDocument {
+    static let yaml = """
+    openapi: 3.1.0
+    info:
+      title: FeedBench mock feed API and image host (bench serve)
+      version: "1"
+      description: >-
+        A random-image feed in the shape of TheCatAPI's search: pages of image descriptors,
+        then the images themselves, under latencies, faults and a network that bench serve
+        injects from FeedBench's models.
+    paths:
+      /v1/images/search:
+        get:
+          operationId: searchImages
+          summary: One page of the feed
+          parameters:
+            - name: limit
+              in: query
+              required: false
+              schema: {type: integer, minimum: 1, maximum: 10, default: 10}
+            - name: page
+              in: query
+              required: false
+              schema: {type: integer, minimum: 1, maximum: 100000, default: 1}
+          responses:
+            "200":
+              description: The page's images (the first `limit` of its ten)
+              content:
+                application/json:
+                  schema:
+                    type: array
+                    minItems: 1
+                    maxItems: 10
+                    items: {$ref: "#/components/schemas/Image"}
+            "400": {$ref: "#/components/responses/Error"}
+            "429":
+              description: Rate limited (injected)
+              headers:
+                Retry-After:
+                  schema: {type: integer, minimum: 1}
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Error"}
+            "500": {$ref: "#/components/responses/Error"}
+            "503": {$ref: "#/components/responses/Error"}
+            "504": {$ref: "#/components/responses/Error"}
+      /images/{file}:
+        get:
+          operationId: getImage
+          summary: One image as a baseline JPEG of its modelled size
+          parameters:
+            - name: file
+              in: path
+              required: true
+              schema: {type: string, pattern: "^[0-9]+\\\\.jpg$"}
+            - name: If-None-Match
+              in: header
+              required: false
+              schema: {type: string}
+            - name: Range
+              in: header
+              required: false
+              description: One range, bytes=first-last, bytes=first- or bytes=-suffix; any other value is ignored (RFC 9110)
+              schema: {type: string}
+          responses:
+            "200":
+              description: The whole image
+              headers:
+                ETag: {schema: {type: string}}
+                Cache-Control: {schema: {type: string}}
+                Last-Modified: {schema: {type: string}}
+              content:
+                image/jpeg:
+                  schema: {type: string, format: binary}
+            "206":
+              description: The requested byte range
+              content:
+                image/jpeg:
+                  schema: {type: string, format: binary}
+            "304":
+              description: Not modified (If-None-Match matched the ETag)
+            "400": {$ref: "#/components/responses/Error"}
+            "404": {$ref: "#/components/responses/Error"}
+            "416": {$ref: "#/components/responses/Error"}
+            "503": {$ref: "#/components/responses/Error"}
+      /_conditions:
+        get:
+          operationId: getConditions
+          summary: The injected conditions
+          responses:
+            "200":
+              description: The conditions
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Conditions"}
+        put:
+          operationId: changeConditions
+          summary: Change some or all of the conditions; the next request sees them
+          requestBody:
+            required: true
+            content:
+              application/json:
+                schema: {$ref: "#/components/schemas/ConditionsChange"}
+          responses:
+            "200":
+              description: The conditions now
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Conditions"}
+            "400": {$ref: "#/components/responses/Error"}
+            "413": {$ref: "#/components/responses/Error"}
+      /openapi.yaml:
+        get:
+          operationId: getOpenAPI
+          summary: This document
+          responses:
+            "200":
+              description: OpenAPI 3.1
+              content:
+                application/yaml:
+                  schema: {type: object, required: [openapi, info, paths]}
+    components:
+      responses:
+        Error:
+          description: An error, in one line
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Error"}
+      schemas:
+        Image:
+          type: object
+          required: [id, url, width, height]
+          properties:
+            id: {type: string}
+            url: {type: string}
+            width: {type: integer, minimum: 1}
+            height: {type: integer, minimum: 1}
+        Error:
+          type: object
+          required: [error]
+          properties:
+            error: {type: string}
+        Latency:
+          oneOf:
+            - type: object
+              additionalProperties: false
+              required: [model, ms]
+              properties:
+                model: {const: fixed}
+                ms: {type: number, minimum: 0, maximum: 86400000}
+            - type: object
+              additionalProperties: false
+              required: [model, minMs, maxMs]
+              properties:
+                model: {const: uniform}
+                minMs: {type: number, minimum: 0, maximum: 86400000}
+                maxMs: {type: number, minimum: 0, maximum: 86400000}
+            - type: object
+              additionalProperties: false
+              required: [model, meanMs, p99Ms]
+              properties:
+                model: {const: logNormal}
+                meanMs: {type: number, exclusiveMinimum: 0, maximum: 86400000}
+                p99Ms: {type: number, exclusiveMinimum: 0, maximum: 86400000}
+        Network:
+          type: object
+          additionalProperties: false
+          properties:
+            name: {type: string, minLength: 1}
+            bitsPerSecond: {type: integer, minimum: 1000, maximum: 100000000000}
+            oneWayDelayMs: {type: array, items: {type: number, minimum: 0, maximum: 86400000}, minItems: 2, maxItems: 2}
+            loss: {type: number, minimum: 0, maximum: 0.9}
+            retryTimeoutMs: {type: number, minimum: 0, maximum: 86400000}
+            connectionsPerHost: {type: integer, minimum: 1, maximum: 1000}
+        API:
+          type: object
+          additionalProperties: false
+          properties:
+            latency: {$ref: "#/components/schemas/Latency"}
+            spikeProbability: {type: number, minimum: 0, maximum: 1}
+            spikeMultiplier: {type: number, minimum: 1, maximum: 1000000}
+            failureProbability: {type: number, minimum: 0, maximum: 1}
+            timeoutMs: {type: [number, "null"], exclusiveMinimum: 0, maximum: 86400000}
+            rateLimit:
+              oneOf:
+                - type: "null"
+                - type: object
+                  additionalProperties: false
+                  required: [calls, windowMs]
+                  properties:
+                    calls: {type: integer, minimum: 1, maximum: 1000000}
+                    windowMs: {type: number, exclusiveMinimum: 0, maximum: 86400000}
+        Conditions:
+          type: object
+          required: [network, api, offline]
+          properties:
+            network: {$ref: "#/components/schemas/Network"}
+            api: {$ref: "#/components/schemas/API"}
+            offline: {type: boolean}
+        ConditionsChange:
+          type: object
+          additionalProperties: false
+          properties:
+            network:
+              oneOf:
+                - type: string
+                  enum: [wifi, dsl, lte, 3g, edge, very-bad]
+                - {$ref: "#/components/schemas/Network"}
+            api: {$ref: "#/components/schemas/API"}
+            offline: {type: boolean}
+
+    """
+}

@@ -1,0 +1,24 @@
+import FeedBench
+
+/// What `bench serve` is started with: where it listens, the feed it serves (catalogue and
+/// seed, as `bench run` builds them for a profile) and the conditions it injects at first.
+public struct ServeSettings: Sendable {
+    public var host: String
+    /// 0 lets the system choose a free port (tests); the URL printed names it.
+    public var port: Int
+    public var seed: UInt64
+    public var catalog: ImageCatalog
+    public var conditions: ServeConditions
+    /// Where the request log goes (CSV), if anywhere.
+    public var logPath: String?
+
+    public init(host: String = "127.0.0.1", port: Int = 8080, seed: UInt64 = 1, catalog: ImageCatalog = ImageCatalog(seed: 0),
+                conditions: ServeConditions, logPath: String? = nil) {
+        self.host = host
+        self.port = port
+        self.seed = seed
+        self.catalog = catalog
+        self.conditions = conditions
+        self.logPath = logPath
+    }
+}

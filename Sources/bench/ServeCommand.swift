@@ -1,0 +1,97 @@
+import ArgumentParser
+import Dispatch
+import FeedBench
+import FeedServe
+import Foundation
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the mock feed API and its images over real HTTP, under the simulator's conditions.",
+        discussion: """
+        Starts an HTTP/1.1 server that answers as the simulated world does, so a real app (in the \
+        iOS Simulator, or on a device on the same network with --host 0.0.0.0) can be run under \
+        the conditions `bench run` simulated, and its traffic compared request for request:
+
+          GET /v1/images/search?limit=10&page=N   page N of the feed for --seed, as JSON \
+        [{id, url, width, height}], after the API's latency; injected 5xx, timeouts (504) and \
+        429s with Retry-After
+          GET /images/{id}.jpg                    a baseline JPEG of the image's size and exactly \
+        its modelled bytes, paced by the network: a round trip before the first byte, the \
+        bandwidth shared by every image in flight, the per-host connection limit; ETag, \
+        If-None-Match (304), Range (206)
+          GET|PUT /_conditions                     the network and API models as JSON; a PUT \
+        changes them for the next request ({"network": "3g"}, {"offline": true})
+          GET /openapi.yaml                        the API in OpenAPI 3.1
+
+        The feed is `bench run`'s for the same --seed (its first session): the same catalogue, \
+        the same pages in the same order. Prints the URL it listens on, serves until Ctrl-C or \
+        SIGTERM, finishes the responses under way and exits 0. --log writes one CSV line per \
+        request as it ends.
+
+        Examples:
+          bench serve --profile low-end --seed 1 --log requests.csv
+          bench serve --network 3g --port 9000 --conditions conditions.json
+          curl -X PUT localhost:8080/_conditions -d '{"api": {"failureProbability": 0.2}}'
+        """
+    )
+
+    @Option(help: ArgumentHelp("A built-in profile or a profile JSON file: its network is the default.", valueName: "name|file"))
+    var profile = "low-end"
+
+    @Option(help: ArgumentHelp("Network preset (wifi, dsl, lte, 3g, edge, very-bad); default: the profile's.", valueName: "name"))
+    var network: String?
+
+    @Option(help: ArgumentHelp("The seed of the feed's pages and of the latency, fault and network draws.", valueName: "seed"))
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("The address to listen on (0.0.0.0 for devices on the network).", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The port to listen on (0: any free one).", valueName: "port"))
+    var port = 8080
+
+    @Option(help: ArgumentHelp("Conditions JSON to start from (the format GET /_conditions prints).", valueName: "file"))
+    var conditions: String?
+
+    @Option(help: ArgumentHelp("Write one CSV line per request here as it ends.", valueName: "file"))
+    var log: String?
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw InputError(source: "--port", "expected a port in 0…65535, found \(port)") }
+    }
+
+    func run() throws {
+        let device = try DeviceProfile.named(profile)
+        var start = ServeConditions(network: try NetworkProfile.named(network ?? device.defaultNetwork))
+        if let conditions {
+            guard let data = FileManager.default.contents(atPath: conditions) else {
+                throw InputError(source: conditions, "cannot read the conditions file")
+            }
+            start = try start.applying(json: data, source: conditions)
+        }
+        let settings = ServeSettings(host: host, port: port, seed: seed, conditions: start, logPath: log)
+        let outcome = ServeOutcome()
+        let finished = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                try await FeedServer(settings: settings).run { url in
+                    FileDescriptorOutput.write("bench serve: listening on \(url)\n", to: 1)
+                }
+            } catch {
+                outcome.error = error
+            }
+            finished.signal()
+        }
+        finished.wait()
+        if let error = outcome.error {
+            if let input = error as? InputError { throw input }
+            throw InputError(source: "serve", "\(error)")
+        }
+    }
+}
+
+/// How the server's task ended, handed to the blocked command.
+final class ServeOutcome: @unchecked Sendable {
+    var error: Error?
+}

@@ -1,0 +1,66 @@
+import Foundation
+import TestScratch
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bench serve` as a user runs it: it prints the URL it listens on, serves a real client,
+/// finishes on SIGTERM with status 0 and its log complete; a taken port or an unreadable
+/// conditions file is refused in one line with status 2.
+@Suite(.scratchFolder) struct ServeCommandTests {
+    /// Starts `bench serve`, returns the process and the URL from its first line of output.
+    static func start(_ arguments: [String]) throws -> (Process, String, Pipe) {
+        let process = Process()
+        process.executableURL = BenchProcess.executable
+        process.arguments = ["serve", "--port", "0"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        return (process, text.components(separatedBy: "listening on ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "", out)
+    }
+
+    @Test func servesARealClientAndStopsCleanlyOnSIGTERM() async throws {
+        let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
+        let (process, url, _) = try Self.start(["--network", "wifi", "--seed", "3", "--log", log])
+        #expect(url.hasPrefix("http://127.0.0.1:"), "\(url)")
+        let (page, response) = try await URLSession.shared.data(from: URL(string: url + "/v1/images/search?limit=2")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: page, as: UTF8.self).hasPrefix(#"[{"id": ""#))
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2 && lines[1].contains(",GET,/v1/images/search?limit=2,200,"), "\(lines)")
+    }
+
+    @Test func aTakenPortOrAnUnreadableConditionsFileIsRefusedInOneLine() throws {
+        let (first, url, _) = try Self.start([])
+        defer {
+            kill(first.processIdentifier, SIGTERM)
+            first.waitUntilExit()
+        }
+        let port = try #require(url.split(separator: ":").last.map(String.init))
+        let taken = try BenchProcess.run(["serve", "--port", port])
+        #expect(taken.status == 2 && taken.stderr.hasPrefix("bench: serve: cannot listen on 127.0.0.1:\(port): "), "\(taken.stderr)")
+        #expect(taken.stderr.split(separator: "\n").count == 1)
+        let missing = try BenchProcess.run(["serve", "--port", "0", "--conditions", "/nonexistent/conditions.json"])
+        #expect(missing.status == 2 && missing.stderr == "bench: /nonexistent/conditions.json: cannot read the conditions file\n")
+        let folder = try ScratchFolder.make()
+        let bad = folder.appendingPathComponent("conditions.json")
+        try #"{"api": {"failureProbability": 2}}"#.write(to: bad, atomically: true, encoding: .utf8)
+        let refused = try BenchProcess.run(["serve", "--port", "0", "--conditions", bad.path])
+        #expect(refused.status == 2 && refused.stderr.hasPrefix("bench: \(bad.path): failureProbability: expected a probability"), "\(refused.stderr)")
+    }
+}
