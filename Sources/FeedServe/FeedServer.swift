@@ -89,6 +89,8 @@ struct ErrorMiddleware: RouterMiddleware {
         } else {
             do {
                 return try await next(request, context)
+            } catch let error as HTTPError where error.status == .notFound && request.method.rawValue != "GET" {
+                response = Self.notFound(request)
             } catch let error as HTTPError {
                 response = Handlers.error(error.status, error.body ?? (error.status == .notFound ? "no such resource" : error.status.reasonPhrase))
             } catch {
@@ -96,6 +98,26 @@ struct ErrorMiddleware: RouterMiddleware {
             }
         }
         Handlers.log(state, request, context, status: response.status.code, bytes: response.body.contentLength ?? 0, arrived: arrived, delay: 0)
+        return response
+    }
+
+    /// The methods each route answers, for the 405s of the others.
+    static func allowedMethods(path: String) -> [String]? {
+        let route = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        switch route {
+        case "/v1/images/search", "/openapi.yaml": return ["GET"]
+        case "/_conditions": return ["GET", "PUT"]
+        case _ where route.hasPrefix("/images/") && !route.dropFirst(8).isEmpty && !route.dropFirst(8).contains("/"): return ["GET"]
+        default: return nil
+        }
+    }
+
+    /// What a request no route took gets: 405 with `Allow` when its path exists for other
+    /// methods, else 404.
+    static func notFound(_ request: Request) -> Response {
+        guard let allowed = allowedMethods(path: request.uri.string) else { return Handlers.error(.notFound, "no such resource") }
+        var response = Handlers.error(.methodNotAllowed, "\(request.method.rawValue) \(request.uri.path): expected \(allowed.joined(separator: " or "))")
+        response.headers[.allow] = allowed.joined(separator: ", ")
         return response
     }
 }

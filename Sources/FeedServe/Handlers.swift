@@ -34,19 +34,12 @@ struct Handlers: Sendable {
         let response: Response
         switch call.outcome {
         case .page:
-            let authority = request.head.authority ?? "localhost"
-            let items = images.prefix(limit).map { image in
-                #"{"id": "\#(image.url)", "url": "http://\#(authority)/images/\#(image.url).jpg", "width": \#(image.pixelWidth), "height": \#(image.pixelHeight)}"#
-            }
-            response = Self.json(.ok, "[" + items.joined(separator: ", ") + "]")
-        case .failure(.serverError):
-            response = Self.error(.internalServerError, "injected server error")
-        case .failure(.timeout):
-            response = Self.error(.gatewayTimeout, "injected timeout")
-        case .failure(.rateLimited):
-            var limited = Self.error(.tooManyRequests, "rate limited")
-            limited.headers[.retryAfter] = String(max(1, (clears + 999_999_999) / 1_000_000_000))
-            response = limited
+            response = Self.json(.ok, FeedAPIBody.page(images.prefix(limit), authority: request.head.authority ?? "localhost"))
+        case let .failure(failure):
+            let (status, message) = FeedAPIBody.failure(failure)
+            var failed = Self.error(HTTPResponse.Status(code: status), message)
+            if failure == .rateLimited { failed.headers[.retryAfter] = String(max(1, (clears + 999_999_999) / 1_000_000_000)) }
+            response = failed
         }
         return respond(request, context, response, arrived: arrived, delay: delay)
     }
@@ -92,7 +85,8 @@ struct Handlers: Sendable {
         headers[.acceptRanges] = "bytes"
         if let tags = request.headers[.ifNoneMatch], tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == headers[.eTag]! || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
             state.releaseSlot(for: context.client)
-            return respond(request, context, Response(status: .notModified, headers: headers), arrived: arrived, delay: roundTrip)
+            return respond(request, context, Response(status: .notModified, headers: headers), arrived: arrived, delay: roundTrip,
+                           objectBytes: jpeg.byteCount)
         }
         var range = 0..<jpeg.byteCount
         var status = HTTPResponse.Status.ok
@@ -103,7 +97,7 @@ struct Handlers: Sendable {
                 state.releaseSlot(for: context.client)
                 var refused = Self.error(.rangeNotSatisfiable, "range: expected bytes=first-last within 0…\(jpeg.byteCount - 1)")
                 refused.headers[.contentRange] = "bytes */\(jpeg.byteCount)"
-                return respond(request, context, refused, arrived: arrived, delay: roundTrip)
+                return respond(request, context, refused, arrived: arrived, delay: roundTrip, objectBytes: jpeg.byteCount)
             }
             range = requested
             status = .partialContent
@@ -114,7 +108,8 @@ struct Handlers: Sendable {
             defer { state.releaseSlot(for: context.client) }
             let paced = try await Self.send(jpeg, range: sent, to: &writer, state: state, bitsPerSecond: conditions.network.bitsPerSecond)
             try await writer.finish(nil)
-            Self.log(state, request, context, status: code, bytes: sent.count, arrived: arrived, delay: roundTrip + paced)
+            Self.log(state, request, context, status: code, bytes: sent.count, objectBytes: jpeg.byteCount, arrived: arrived,
+                     delay: roundTrip + paced)
         }
         return Response(status: status, headers: headers, body: body)
     }
@@ -178,15 +173,20 @@ struct Handlers: Sendable {
     // MARK: Helpers
 
     /// Logs a response whose body is complete when returned, and returns it.
-    func respond(_ request: Request, _ context: ServeContext, _ response: Response, arrived: Int64, delay: Int64 = 0) -> Response {
-        Self.log(state, request, context, status: response.status.code, bytes: response.body.contentLength ?? 0, arrived: arrived, delay: delay)
+    /// `objectBytes` is the whole image's size when the request named one.
+    func respond(_ request: Request, _ context: ServeContext, _ response: Response, arrived: Int64, delay: Int64 = 0,
+                 objectBytes: Int? = nil) -> Response {
+        Self.log(state, request, context, status: response.status.code, bytes: response.body.contentLength ?? 0, objectBytes: objectBytes,
+                 arrived: arrived, delay: delay)
         return response
     }
 
-    static func log(_ state: ServeState, _ request: Request, _ context: ServeContext, status: Int, bytes: Int, arrived: Int64, delay: Int64) {
+    static func log(_ state: ServeState, _ request: Request, _ context: ServeContext, status: Int, bytes: Int, objectBytes: Int? = nil,
+                    arrived: Int64, delay: Int64) {
         guard let log = state.log else { return }
-        log.record(time: arrived, method: request.method.rawValue, path: request.uri.string, status: status, bytes: bytes,
-                   injectedDelay: delay, duration: state.now - arrived, connection: state.connectionNumber(context.connection))
+        log.record(RequestLogFile.Record(time: arrived, method: request.method.rawValue, path: request.uri.string, status: status,
+                                         bytes: Int64(bytes), objectBytes: objectBytes.map(Int64.init), injectedDelay: delay,
+                                         duration: state.now - arrived, connection: state.connectionNumber(context.connection)))
     }
 
     static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
@@ -197,7 +197,7 @@ struct Handlers: Sendable {
 
     /// `{"error": "…"}`.
     static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        json(status, #"{"error": \#(ServeConditions.jsonString(message))}"#)
+        json(status, FeedAPIBody.error(message))
     }
 
     /// A query value as a whole number in `range`; absent gives `default`, anything else `nil`.

@@ -7,7 +7,9 @@ struct CacheSimCommand: ParsableCommand {
         abstract: "Replay a key trace against eviction policies and print miss ratios.",
         discussion: """
         The trace is CSV `time,obj_id,obj_size` (libCacheSim's column layout; header optional; \
-        requests of size 0 are dropped). Every policy is replayed at every capacity in one pass; \
+        requests of size 0 are dropped), or a `bench serve --log` request log: its image requests \
+        answered 200, 206 or 304, in order of arrival, keyed by image id and sized by the whole \
+        image, times in milliseconds. Every policy is replayed at every capacity in one pass; \
         output is one CSV row per pair:
 
           policy,capacity,capacity_unit,requests,misses,miss_ratio,requested_bytes,missed_bytes,byte_miss_ratio
@@ -25,7 +27,7 @@ struct CacheSimCommand: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("The key trace (CSV time,obj_id,obj_size).", valueName: "file"))
+    @Option(help: ArgumentHelp("The key trace (CSV time,obj_id,obj_size, or a bench serve request log).", valueName: "file"))
     var trace: String
 
     @Option(help: ArgumentHelp("Comma-separated policies, each optionally with :key=value parameters.", valueName: "list"))

@@ -52,6 +52,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write each simulated second of every run here (CSV: memory by part, stalls, requests, evictions, warnings, kills).", valueName: "file"))
     var timeline: String?
 
+    @Option(help: ArgumentHelp("Also write the requests the run sends, in bench serve --log's columns, to compare with an app's session against bench serve (one run only: give one policy or preset, memory limit, window, trace and seed).", valueName: "file"))
+    var requests: String?
+
     @Option(help: ArgumentHelp("Comma-separated behaviours (reader, browser, skimmer, revisitor) or recorded t_ms,offset_pt CSV files (default: browser,skimmer).", valueName: "list"))
     var trace: String?
 
@@ -102,12 +105,17 @@ struct RunCommand: ParsableCommand {
         let destination = out ?? ResultsFileName.path(profile: device.name, changes: changes)
         try OutputPath.check([.file(destination, option: "--out")] + [
             perLaunch.map { .file($0, option: "--per-launch") }, timeline.map { .file($0, option: "--timeline") },
+            requests.map { .file($0, option: "--requests") },
             store.map { .folder($0, option: "--store") },
         ].compactMap { $0 })
 
+        if requests != nil, plan.configurations.count != 1 {
+            throw InputError(source: "--requests", "expected options that make one run (one policy or preset, memory limit, window, trace and seed), found \(plan.configurations.count) runs")
+        }
         let runs = plan.configurations.map { run in
             var run = run
             run.recordsTimeline = timeline != nil
+            run.recordsRequests = requests != nil
             return run
         }
         if let store { try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true) }
@@ -118,6 +126,7 @@ struct RunCommand: ParsableCommand {
         try AtomicFile.write(RunResult.csv(results), to: destination)
         if let perLaunch { try AtomicFile.write(LaunchFigures.csv(results), to: perLaunch) }
         if let timeline { try AtomicFile.write(TimelineSecond.csv(results), to: timeline) }
+        if let requests { try AtomicFile.write(RequestLogFile.csv(results[0].requests), to: requests) }
 
         let style = TerminalStyle.forDescriptor(1, environment: ProcessInfo.processInfo.environment)
         FileDescriptorOutput.write(MatrixSummary(profile: device, results: results).table(style: style), to: 1)

@@ -32,6 +32,7 @@ struct ServeCommand: ParsableCommand {
         Examples:
           bench serve --profile low-end --seed 1 --log requests.csv
           bench serve --network 3g --port 9000 --conditions conditions.json
+          bench serve --api-latency lognormal:300ms,1.2s --api-failures 0.05 --api-rate-limit 10/1s
           curl -X PUT localhost:8080/_conditions -d '{"api": {"failureProbability": 0.2}}'
         """
     )
@@ -54,6 +55,21 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Conditions JSON to start from (the format GET /_conditions prints).", valueName: "file"))
     var conditions: String?
 
+    @Option(help: ArgumentHelp("The API's latency: 300ms (fixed), uniform:20ms,80ms or lognormal:MEAN,P99 (default lognormal:300ms,1.2s).", valueName: "model"))
+    var apiLatency: String?
+
+    @Option(help: ArgumentHelp("The probability that an API call fails with a 500 (default 0).", valueName: "p"))
+    var apiFailures: String?
+
+    @Option(help: ArgumentHelp("The probability that an API call is slower, optionally by how much: 0.05 or 0.05x5 (default 0, x5).", valueName: "p[xM]"))
+    var apiSpikes: String?
+
+    @Option(help: ArgumentHelp("API calls longer than this end in a 504 then (default 60s; none: never).", valueName: "duration|none"))
+    var apiTimeout: String?
+
+    @Option(help: ArgumentHelp("Answer 429 when N calls were served in the window before (10/1s; default none).", valueName: "N/duration|none"))
+    var apiRateLimit: String?
+
     @Option(help: ArgumentHelp("Write one CSV line per request here as it ends.", valueName: "file"))
     var log: String?
 
@@ -70,6 +86,8 @@ struct ServeCommand: ParsableCommand {
             }
             start = try start.applying(json: data, source: conditions)
         }
+        start.api = try APIModelFlags(latency: apiLatency, failures: apiFailures, spikes: apiSpikes, timeout: apiTimeout,
+                                      rateLimit: apiRateLimit).applied(to: start.api)
         let settings = ServeSettings(host: host, port: port, seed: seed, conditions: start, logPath: log)
         let outcome = ServeOutcome()
         let finished = DispatchSemaphore(value: 0)

@@ -68,6 +68,30 @@ import Testing
         #expect(noCapacity.status == 2 && noCapacity.stderr.split(separator: "\n").count == 1)
     }
 
+    /// A `bench serve --log` file is a trace as it is: image requests in arrival order, keyed by
+    /// id and sized by the whole image; API calls and 404s are not accesses.
+    @Test func readsABenchServeRequestLogDirectly() throws {
+        let log = try BenchProcess.scratch().appendingPathComponent("requests.csv")
+        try """
+            time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection
+            0.500,GET,/v1/images/search?page=1,200,900,,300.000,300.100,1
+            400.250,GET,/images/2.jpg,200,20,20,10.000,10.000,1
+            300.000,GET,/images/1.jpg,200,10,10,200.000,200.000,2
+            500.000,GET,/images/1.jpg,304,0,10,5.000,5.000,1
+            600.000,GET,/images/77.jpg,404,60,,0.000,0.100,1
+            700.000,GET,/images/3.jpg,206,5,30,5.000,5.000,2
+
+            """.write(to: log, atomically: true, encoding: .utf8)
+        let result = try BenchProcess.run(["cachesim", "--trace", log.path, "--policy", "lru", "--capacity", "30", "--bytes"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Accesses 1, 2, 1, 3 (10, 20, 10, 30 bytes): 1 and 2 miss, 1 hits, 3 evicts both and misses.
+        #expect(result.stdout.hasSuffix("lru,30,bytes,4,3,0.750000,70,60,0.857143\n"), "\(result.stdout)")
+        try "time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection\n1.0,GET,/images/1.jpg,200,10,ten,0,0,1\n"
+            .write(to: log, atomically: true, encoding: .utf8)
+        let bad = try BenchProcess.run(["cachesim", "--trace", log.path, "--capacity", "30"])
+        #expect(bad.status == 2 && bad.stderr == "bench: \(log.path):2: object_bytes: expected a whole number of at least 0, found \"ten\"\n", "\(bad.stderr)")
+    }
+
     @Test func outWritesAtomicallyAndAFailedRunKeepsThePreviousFile() throws {
         let folder = try BenchProcess.scratch()
         let trace = folder.appendingPathComponent("t.csv")

@@ -25,6 +25,32 @@ import Testing
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 })
     }
 
+    /// `--requests` writes one run's requests in `bench serve --log`'s columns, which cachesim
+    /// reads like the server's log; options that make several runs are refused before anything
+    /// is simulated or written.
+    @Test func requestsWritesOneRunsRequestsAsTheServerLogsThem() throws {
+        let folder = try BenchProcess.scratch()
+        let (out, requests) = (folder.appendingPathComponent("o.csv").path, folder.appendingPathComponent("requests.csv").path)
+        let one = ["--profile", "low-end", "--policy", "lru", "--memory-limit", "32MiB", "--window", "5", "--trace", "browser", "--seed", "1", "--duration", "15s"]
+        let result = try BenchProcess.run(one + ["--out", out, "--requests", requests])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOfFile: requests, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first == "time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection")
+        #expect(lines.contains { $0.contains(",GET,/v1/images/search?limit=10&page=1,200,") })
+        let images = lines.filter { $0.contains(",GET,/images/") }
+        let row = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        let header = row[0].split(separator: ","), values = row[1].split(separator: ",", omittingEmptySubsequences: false)
+        let downloaded = Int(values[header.firstIndex(of: "bytes_downloaded")!])!
+        #expect(images.reduce(0) { $0 + Int($1.split(separator: ",")[4])! } == downloaded)
+        let replay = try BenchProcess.run(["cachesim", "--trace", requests, "--capacity", "10"])
+        #expect(replay.status == 0 && replay.stdout.contains("\nlru,10,objects,\(images.count),"), "\(replay.stdout)\(replay.stderr)")
+
+        let several = folder.appendingPathComponent("several.csv").path
+        let refused = try BenchProcess.run(one.map { $0 == "5" ? "5,10" : $0 } + ["--out", several, "--requests", requests + ".2"])
+        #expect(refused.status == 2 && refused.stderr == "bench: --requests: expected options that make one run (one policy or preset, memory limit, window, trace and seed), found 2 runs\n")
+        #expect(!FileManager.default.fileExists(atPath: several) && !FileManager.default.fileExists(atPath: requests + ".2"))
+    }
+
     @Test func theSameArgumentsWriteTheSameBytesWhateverTheJobs() throws {
         let folder = try BenchProcess.scratch()
         var files: [Data] = []

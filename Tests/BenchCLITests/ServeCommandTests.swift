@@ -63,4 +63,43 @@ import Glibc
         let refused = try BenchProcess.run(["serve", "--port", "0", "--conditions", bad.path])
         #expect(refused.status == 2 && refused.stderr.hasPrefix("bench: \(bad.path): failureProbability: expected a probability"), "\(refused.stderr)")
     }
+
+    /// The API flags are the conditions JSON's `api` fields, applied over `--conditions`.
+    @Test func apiFlagsSetTheModelsTheServerReportsAndUses() async throws {
+        let folder = try ScratchFolder.make()
+        let file = folder.appendingPathComponent("conditions.json")
+        try #"{"api": {"failureProbability": 0.5, "spikeProbability": 0.1}}"#.write(to: file, atomically: true, encoding: .utf8)
+        let (process, url, _) = try Self.start(["--conditions", file.path, "--api-latency", "uniform:10ms,20ms", "--api-failures", "0",
+                                                "--api-timeout", "none", "--api-rate-limit", "2/1m"])
+        defer {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+        }
+        let (body, _) = try await URLSession.shared.data(from: URL(string: url + "/_conditions")!)
+        let text = String(decoding: body, as: UTF8.self)
+        for part in [#""latency": {"model": "uniform", "minMs": 10, "maxMs": 20}"#, #""spikeProbability": 0.1"#, #""failureProbability": 0.0"#,
+                     #""timeoutMs": null, "rateLimit": {"calls": 2, "windowMs": 60000}"#] {
+            #expect(text.contains(part), "\(part) in \(text)")
+        }
+        var statuses: [Int] = []
+        for _ in 0..<3 {
+            let (_, response) = try await URLSession.shared.data(from: URL(string: url + "/v1/images/search")!)
+            statuses.append((response as? HTTPURLResponse)?.statusCode ?? 0)
+        }
+        #expect(statuses == [200, 200, 429])
+    }
+
+    @Test(arguments: [
+        (["--api-latency", "lognormal:300ms,100ms"], "--api-latency: expected lognormal:MEAN,P99 with MEAN < P99"),
+        (["--api-latency", "gamma:1s,2s"], "--api-latency: expected 300ms, fixed:300ms, uniform:20ms,80ms or lognormal:MEAN,P99"),
+        (["--api-latency", "uniform:80ms,20ms"], "--api-latency: expected uniform:MIN,MAX with MIN ≤ MAX"),
+        (["--api-failures", "1.5"], "--api-failures: expected a probability in 0…1"),
+        (["--api-spikes", "0.1x0.5"], "--api-spikes: expected P or PxM with a factor M of at least 1"),
+        (["--api-timeout", "0s"], "--api-timeout: expected a positive duration"),
+        (["--api-rate-limit", "10"], "--api-rate-limit: expected N/DURATION"),
+    ])
+    func aBadAPIFlagIsRefusedInOneLine(arguments: [String], message: String) throws {
+        let result = try BenchProcess.run(["serve", "--port", "0"] + arguments)
+        #expect(result.status == 2 && result.stderr.hasPrefix("bench: " + message) && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
 }

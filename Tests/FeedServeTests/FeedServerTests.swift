@@ -153,11 +153,14 @@ import Testing
             ("/_conditions", "PUT", "{not json", 400), ("/_conditions", "PUT", #"{"network": "5g"}"#, 400),
             ("/_conditions", "PUT", #"{"api": {"latency": {"model": "fixed", "ms": -1}}}"#, 400),
             ("/_conditions", "PUT", #"{"colour": "red"}"#, 400),
+            ("/v1/images/search", "POST", "{}", 405), ("/images/7.jpg", "DELETE", nil, 405), ("/_conditions", "PATCH", "{}", 405),
+            ("/nothing/here", "POST", "{}", 404),
         ]
         for (path, method, body, status) in cases {
             let reply = try await server.request(path, method: method, body: body)
             #expect(reply.status == status, "\(method) \(path.prefix(40))")
             #expect(reply.text.hasPrefix(#"{"error": ""#) && !reply.text.contains("\n"), "\(reply.text)")
+            if status == 405 { #expect(reply.headers["allow"] == (path == "/_conditions" ? "GET, PUT" : "GET"), "\(path)") }
         }
         #expect(try await server.request("/v1/images/search").status == 200, "still serving")
         let document = try await server.request("/openapi.yaml")
@@ -173,11 +176,67 @@ import Testing
         _ = try await server.request("/images/nope.jpg")
         await server.stop()
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        #expect(lines.first?.joined(separator: ",") == "time_ms,method,path,status,bytes,injected_delay_ms,duration_ms,connection")
+        #expect(lines.first?.joined(separator: ",") == "time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection")
         #expect(lines.count == 4)
-        #expect(lines[1][1] == "GET" && lines[1][2] == "/v1/images/search?page=1" && lines[1][3] == "200" && lines[1][5] == "30.000")
-        #expect(lines[2][2] == "/images/7.jpg" && lines[2][4] == String(ImageCatalog(seed: 0).descriptor(7).encodedBytes))
+        #expect(lines[1][1] == "GET" && lines[1][2] == "/v1/images/search?page=1" && lines[1][3] == "200" && lines[1][5] == "" && lines[1][6] == "30.000")
+        let size = String(ImageCatalog(seed: 0).descriptor(7).encodedBytes)
+        #expect(lines[2][2] == "/images/7.jpg" && lines[2][4] == size && lines[2][5] == size)
         #expect(lines[3][3] == "404")
-        #expect((Double(lines[1][6]) ?? 0) >= 30, "the whole time includes the injected latency")
+        #expect((Double(lines[1][7]) ?? 0) >= 30, "the whole time includes the injected latency")
+    }
+
+    /// The log's image requests, in the order the client made them, are a key trace: a 304 and
+    /// a range are accesses to the whole image, a 404 and an API call are not.
+    @Test func theLogsImageRequestsAreAKeyTraceInTheOrderTheyArrived() async throws {
+        let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
+        var conditions = Self.instant()
+        conditions.network.bitsPerSecond = 1_000_000  // image 3 (40 KB or more) takes 0.3 s or more; the others are small
+        let server = try await RunningServer.start(conditions, log: log)
+        let catalog = ImageCatalog(seed: 0)
+        async let slow = server.request("/images/3.jpg")
+        try await Task.sleep(nanoseconds: 20_000_000)
+        let first = try await server.request("/images/5.jpg", headers: ["Range": "bytes=0-99"])
+        let tag = first.headers["etag"] ?? ""
+        #expect(try await server.request("/images/5.jpg", headers: ["If-None-Match": tag]).status == 304)
+        _ = try await server.request("/v1/images/search?page=1")
+        #expect(try await server.request("/images/99999999.jpg").status == 404)
+        #expect(try await server.request("/images/8.jpg", headers: ["Range": "bytes=0-1999"]).status == 206)
+        _ = try await slow
+        await server.stop()
+
+        let (trace, summary) = try KeyTraceReader(path: log).load()
+        #expect(trace.keys == [3, 5, 5, 8], "arrival order, though image 3 finished last")
+        #expect(trace.sizes == [3, 5, 5, 8].map { catalog.descriptor($0).encodedBytes })
+        #expect(summary.requests == 4)
+        let written = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(written.last?.contains("/images/3.jpg") == true, "the log is in order of completion")
+    }
+
+    /// `bench run --requests` and `bench serve` speak of the same requests: each simulated API
+    /// call's path gets the server's page of the same bytes (for the authority the log
+    /// assumes), each simulated download's image is the server's of the same size.
+    @Test func aSimulatedRunsRequestsAreTheServersRequestForRequest() async throws {
+        var configuration = try RunConfiguration.standard(
+            profile: .lowEnd, policy: PolicySpec.parse("lru", source: "test"), window: .items(PrefetchWindow(ahead: 5)),
+            workload: .behavior(.browser, duration: 20_000_000_000), seed: 4, network: .wifi)
+        configuration.recordsRequests = true
+        let simulated = try FeedSimulation.run(configuration).requests
+        let server = try await RunningServer.start(Self.instant(), seed: 4)
+        let authority = String(server.base.dropFirst("http://".count))
+        let calls = simulated.filter { $0.path.hasPrefix("/v1/") }
+        #expect(calls.count >= 2)
+        for call in calls {
+            let reply = try await server.request(call.path)
+            #expect(reply.status == call.status, "\(call.path)")
+            let adjusted = reply.body.count - FeedAPIConfiguration.pageSize * (authority.count - FeedAPIBody.defaultAuthority.count)
+            #expect(Int64(adjusted) == call.bytes, "\(call.path): the same ten images")
+        }
+        let downloads = simulated.filter { $0.path.hasPrefix("/images/") }.prefix(25)
+        #expect(downloads.count == 25)
+        for download in downloads {
+            let reply = try await server.request(download.path, headers: ["Range": "bytes=0-0"])
+            #expect(reply.status == 206 && reply.headers["content-range"] == "bytes 0-0/\(download.objectBytes ?? -1)", "\(download.path)")
+        }
+        await server.stop()
     }
 }

@@ -47,6 +47,8 @@ public struct RunResult: Sendable, Equatable {
     public var launchFigures: [LaunchFigures] = []
     /// Each simulated second (`--timeline`), when the configuration asked for them.
     public var timeline: [TimelineSecond] = []
+    /// The requests sent (`--requests`), when the configuration asked for them.
+    public var requests: [RequestLogFile.Record] = []
 
     public static func == (a: RunResult, b: RunResult) -> Bool { a.csvRow == b.csvRow }
 

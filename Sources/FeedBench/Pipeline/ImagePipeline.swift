@@ -56,6 +56,10 @@ struct ImagePipeline {
         var attempt = 0
         /// Whether an attempt has left the device (counted once in `imageRequests`).
         var sent = false
+        /// When the first attempt left the device, and the connection it holds (1…), for the
+        /// request log.
+        var sentAt: Int64 = 0
+        var connection = 0
         /// Started by the prefetcher (for wasted-prefetch accounting).
         let startedByPrefetch: Bool
 
@@ -98,6 +102,8 @@ struct ImagePipeline {
     var bytesDownloaded: Int64 = 0
     /// URLs downloaded by tasks the prefetcher started.
     var prefetchDownloads = Set<UInt64>()
+    /// The requests sent, when the run records them (`bench run --requests`).
+    var requestLog: RequestRecorder?
 
     init(configuration: PipelineConfiguration, profile: DeviceProfile, network: NetworkProfile, seed: UInt64) throws {
         self.configuration = configuration
@@ -315,6 +321,7 @@ struct ImagePipeline {
             guard var task = tasks[url] else { continue }
             connectionsInUse += 1
             task.phase = .requesting
+            if requestLog != nil { task.connection = requestLog!.takeConnection() }
             tasks[url] = task
             sendAttempt(url, at: now, queue: &queue)
         }
@@ -325,6 +332,7 @@ struct ImagePipeline {
         guard var task = tasks[url] else { return }
         if !isOffline(at: now), !task.sent {
             task.sent = true
+            task.sentAt = now
             tasks[url] = task
             imageRequests += 1
         }
@@ -339,9 +347,10 @@ struct ImagePipeline {
         }
     }
 
-    /// Frees the connection a task holds.
-    mutating func releaseConnection() {
+    /// Frees the connection `task` holds.
+    mutating func releaseConnection(of task: Task) {
         connectionsInUse -= 1
+        requestLog?.releaseConnection(task.connection)
     }
 
     mutating func cancel(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
@@ -356,7 +365,7 @@ struct ImagePipeline {
             tasks[url] = nil
         case .requesting, .transferring:
             if task.phase == .transferring { link.cancel(url, at: now); scheduleLinkCheck(queue: &queue) }
-            releaseConnection()
+            releaseConnection(of: task)
             tasks[url] = nil
             if task.sent { cancelledRequests += 1 }
             dispatchQueued(at: now, queue: &queue)
@@ -388,7 +397,7 @@ struct ImagePipeline {
                 let retryAt = now + (isOffline(at: now) ? network.retryTimeout : 0)
                 queue.schedule(.pipeline(.retry(url: url, serial: serial)), at: retryAt)
             } else {
-                releaseConnection()
+                releaseConnection(of: task)
                 tasks[url] = nil
                 if task.displayWaiting { failed.append(url) }
                 prefetchEnded(task.prefetchBatch, at: now, queue: &queue)
@@ -430,7 +439,8 @@ struct ImagePipeline {
 
     mutating func finishDownload(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
         guard let task = tasks[url] else { return }
-        releaseConnection()
+        releaseConnection(of: task)
+        requestLog?.download(task.image, sentAt: task.sentAt, now: now, connection: task.connection)
         bytesDownloaded += task.image.encodedBytes
         if task.startedByPrefetch { prefetchDownloads.insert(url) }
         storeOnDisk(task.image, at: now)

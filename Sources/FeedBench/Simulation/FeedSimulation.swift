@@ -43,6 +43,8 @@ public struct FeedSimulation {
     var furthestDisplayed = -1
     var apiCallsWanted = 0
     var apiResponse: FeedAPIResponse?
+    /// When the call under way reached the server (`nil`: it failed offline), for the request log.
+    var apiCallSentAt: Int64?
     var refillPausedUntil: Int64 = 0
     var firstImageShown = false
     /// Images shown but not yet marked viewed in the store: written in one transaction before
@@ -138,6 +140,9 @@ public struct FeedSimulation {
     public mutating func run() throws -> RunResult {
         queue.advance(to: startTime)
         memory = MemoryMeter(startingAt: startTime)
+        if configuration.recordsRequests {
+            pipeline.requestLog = RequestRecorder(connections: configuration.network.connectionsPerHost, origin: startTime)
+        }
         try startLaunch(0)
         while !finished, let (now, event) = queue.next() {
             if configuration.recordsTimeline { timeline.advance(to: now, counters: timelineCounters) }
@@ -167,6 +172,7 @@ public struct FeedSimulation {
         result.bytesDownloaded = pipeline.bytesDownloaded
         result.wastedPrefetches = pipeline.prefetchDownloads.filter { !displayedURLs.contains($0) }.count
         result.timeline = timeline.seconds
+        result.requests = pipeline.requestLog?.records ?? []
         if persistent { try store.recordSession(number: session, endedAt: end) }
         return result
     }
@@ -550,8 +556,10 @@ public struct FeedSimulation {
         if pipeline.isOffline(at: queue.now) {
             // No connection: the call fails at once without reaching the server.
             response = FeedAPIResponse(completesAt: queue.now, outcome: .failure(.serverError))
+            apiCallSentAt = nil
         } else {
             response = api.requestPage(at: queue.now)
+            apiCallSentAt = queue.now
             result.apiRequests += 1
             launchFigures.apiRequests += 1
         }
@@ -562,6 +570,9 @@ public struct FeedSimulation {
     mutating func receivePage(at now: Int64) throws {
         guard let response = apiResponse else { return }
         apiResponse = nil
+        if pipeline.requestLog != nil, let sentAt = apiCallSentAt {
+            pipeline.requestLog!.apiCall(api.callCount, sentAt: sentAt, now: now, outcome: response.outcome)
+        }
         switch response.outcome {
         case let .page(images):
             try flushViewed()

@@ -51,6 +51,9 @@ public struct RunConfiguration: Sendable {
     public var rules: FeedRules
     /// Whether the run keeps a per-second timeline (`bench run --timeline`); not identity.
     public var recordsTimeline = false
+    /// Whether the run keeps the requests it sends, as `bench serve` logs them
+    /// (`bench run --requests`); not identity.
+    public var recordsRequests = false
 
     /// The `scenario` column: the strategy, then `;offline=…`, `;decode=full` (images decoded at
     /// full size rather than to the cell), `;release-viewed` and `;buffer=N` when set.

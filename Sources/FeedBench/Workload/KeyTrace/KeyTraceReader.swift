@@ -1,3 +1,5 @@
+import Foundation
+
 /// A block of consecutive key-trace requests as parallel arrays: what cachesim replays at once.
 public struct KeyTraceBatch: Sendable {
     public var times: [Int64] = []
@@ -38,7 +40,8 @@ public struct KeyTraceSummary: Sendable, Equatable {
 }
 
 /// Streams a key trace: CSV `time,obj_id,obj_size`, libCacheSim's column layout, one request a
-/// line in trace order.
+/// line in trace order — or a `bench serve --log` request log, whose image requests it replays
+/// in order of arrival (see `RequestLogFile`; such a log is read whole).
 ///
 /// Accepted: a header line `time,obj_id,obj_size` or none (a first line starting with a digit
 /// is data), CRLF line ends, a UTF-8 byte-order mark, blank lines (skipped). Refused, with the
@@ -63,6 +66,7 @@ public struct KeyTraceReader {
     /// Reads the whole trace, handing `body` batches of up to `batchSize` requests in order.
     @discardableResult
     public func forEachBatch(batchSize: Int = 1 << 16, _ body: (KeyTraceBatch) throws -> Void) throws -> KeyTraceSummary {
+        if let log = try requestLog() { return try replay(log, batchSize: batchSize, body) }
         var batch = KeyTraceBatch(reservingCapacity: batchSize)
         var summary = KeyTraceSummary()
         var previousTime: Int64 = 0
@@ -116,6 +120,38 @@ public struct KeyTraceReader {
             all.sizes.append(contentsOf: batch.sizes)
         }
         return (all, summary)
+    }
+
+    /// The whole input when it is a `bench serve` request log (its first bytes are the log's
+    /// header), else `nil`; only the first bytes of anything else are read.
+    func requestLog() throws -> [UInt8]? {
+        switch lines.input {
+        case .memory(let bytes):
+            return RequestLogFile.startsWithHeader(bytes.prefix(RequestLogFile.header.utf8.count + 4)) ? bytes : nil
+        case .file:
+            guard let handle = FileHandle(forReadingAtPath: path) else { return nil }  // LineReader says why.
+            defer { try? handle.close() }
+            let start = (try? handle.read(upToCount: RequestLogFile.header.utf8.count + 4)) ?? nil
+            guard let start, RequestLogFile.startsWithHeader(start) else { return nil }
+            return try CSVTable.readBytes(path: path)
+        }
+    }
+
+    /// Hands `body` the image accesses of a request log in batches.
+    func replay(_ log: [UInt8], batchSize: Int, _ body: (KeyTraceBatch) throws -> Void) throws -> KeyTraceSummary {
+        let trace = try RequestLogFile.keyTrace(parsing: log, source: path)
+        var summary = KeyTraceSummary()
+        summary.requests = trace.count
+        summary.requestedBytes = trace.sizes.reduce(0, +)
+        for start in stride(from: 0, to: trace.count, by: batchSize) {
+            let end = min(start + batchSize, trace.count)
+            var batch = KeyTraceBatch(reservingCapacity: end - start)
+            batch.times.append(contentsOf: trace.times[start..<end])
+            batch.keys.append(contentsOf: trace.keys[start..<end])
+            batch.sizes.append(contentsOf: trace.sizes[start..<end])
+            try body(batch)
+        }
+        return summary
     }
 
     func checkHeader(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) throws {

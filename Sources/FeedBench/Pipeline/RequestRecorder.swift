@@ -1,0 +1,61 @@
+/// The requests a run sends over the network, as `bench serve` would log them
+/// (`bench run --requests FILE`, in `RequestLogFile`'s columns), so a simulated session and an
+/// app's session against the server can be compared request for request.
+///
+/// - An image download is a line when its last byte arrives: `GET /images/{id}.jpg`, 200, the
+///   image's bytes, timed from its first attempt leaving the device; downloads cancelled or
+///   abandoned after their retries never complete at the server either, and have no line.
+/// - A feed API call is a line when its answer arrives: `GET /v1/images/search?limit=10&page=N`
+///   where N is the run's N-th call (the page `bench serve` answers with the same feed), with
+///   its status (200, 500, 504, 429) and the bytes of `FeedAPIBody` for a server at
+///   `FeedAPIBody.defaultAuthority`. Calls made while offline never reach a server.
+/// - Times are from the run's start; everything the simulation waits for is injected, so
+///   `injected_delay_ms` equals `duration_ms`. Image connections are numbered 1… up to the
+///   network's per-host limit (the lowest free one is taken); API calls use the next number.
+///
+/// Recording costs O(1) per request and is off unless asked for.
+struct RequestRecorder {
+    private(set) var records: [RequestLogFile.Record] = []
+    /// Whether image connection i + 1 is in use.
+    var inUse: [Bool]
+    /// The time the run started: records count from it.
+    let origin: Int64
+
+    init(connections: Int, origin: Int64) {
+        inUse = [Bool](repeating: false, count: connections)
+        self.origin = origin
+    }
+
+    /// The number of the lowest free image connection, now taken. O(connections).
+    mutating func takeConnection() -> Int {
+        let index = inUse.firstIndex(of: false) ?? inUse.count
+        if index == inUse.count { inUse.append(true) } else { inUse[index] = true }
+        return index + 1
+    }
+
+    mutating func releaseConnection(_ number: Int) {
+        if number >= 1 && number <= inUse.count { inUse[number - 1] = false }
+    }
+
+    /// A download finished at `now`, first sent at `sentAt`.
+    mutating func download(_ image: ImageDescriptor, sentAt: Int64, now: Int64, connection: Int) {
+        records.append(RequestLogFile.Record(
+            time: sentAt - origin, method: "GET", path: "/images/\(image.url).jpg", status: 200, bytes: image.encodedBytes,
+            objectBytes: image.encodedBytes, injectedDelay: now - sentAt, duration: now - sentAt, connection: connection))
+    }
+
+    /// The `call`-th API call, sent at `sentAt`, answered at `now`.
+    mutating func apiCall(_ call: Int, sentAt: Int64, now: Int64, outcome: FeedAPIResponse.Outcome) {
+        let status: Int, body: String
+        switch outcome {
+        case let .page(images):
+            (status, body) = (200, FeedAPIBody.page(images, authority: FeedAPIBody.defaultAuthority))
+        case let .failure(failure):
+            let (code, message) = FeedAPIBody.failure(failure)
+            (status, body) = (code, FeedAPIBody.error(message))
+        }
+        records.append(RequestLogFile.Record(
+            time: sentAt - origin, method: "GET", path: "/v1/images/search?limit=\(FeedAPIConfiguration.pageSize)&page=\(call)", status: status,
+            bytes: Int64(body.utf8.count), objectBytes: nil, injectedDelay: now - sentAt, duration: now - sentAt, connection: inUse.count + 1))
+    }
+}

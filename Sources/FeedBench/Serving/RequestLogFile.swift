@@ -1,0 +1,175 @@
+import Foundation
+
+/// `bench serve --log FILE`: one CSV line per request, written as each response ends —
+/// `time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection`.
+/// The server writes it (`RequestLog` in FeedServe); `bench cachesim` replays its image
+/// requests as a key trace, and `records(…)` reads it back.
+///
+/// - `time_ms`: when the request arrived, in milliseconds since the server started (3 decimals);
+/// - `bytes`: the body sent; `object_bytes`: the whole image's size for a request that named
+///   an image, whatever part of it was sent (empty for other requests);
+/// - `injected_delay_ms`: latency, round trip, retransmissions and pacing added on purpose;
+///   `duration_ms`: arrival to the last byte; `connection`: 1, 2, … in order of first request.
+///
+/// Lines are in order of completion, not arrival: a reader that wants the order in which the
+/// client asked sorts by `time_ms` (`records` does).
+public enum RequestLogFile {
+    public static let columns = ["time_ms", "method", "path", "status", "bytes", "object_bytes",
+                                 "injected_delay_ms", "duration_ms", "connection"]
+    /// The header line, line end included.
+    public static let header = columns.joined(separator: ",") + "\n"
+
+    /// One request of the log; times in nanoseconds.
+    public struct Record: Sendable, Equatable {
+        public var time: Int64
+        public var method: String
+        public var path: String
+        public var status: Int
+        public var bytes: Int64
+        public var objectBytes: Int64?
+        public var injectedDelay: Int64
+        public var duration: Int64
+        public var connection: Int
+        /// The file line it was read from (0 for a record not read from a file).
+        public var line: Int
+
+        public init(time: Int64, method: String, path: String, status: Int, bytes: Int64, objectBytes: Int64?, injectedDelay: Int64,
+                    duration: Int64, connection: Int, line: Int = 0) {
+            self.time = time
+            self.method = method
+            self.path = path
+            self.status = status
+            self.bytes = bytes
+            self.objectBytes = objectBytes
+            self.injectedDelay = injectedDelay
+            self.duration = duration
+            self.connection = connection
+            self.line = line
+        }
+
+        /// The record's CSV line, line end included: times as milliseconds with 3 decimals, the
+        /// path quoted when it holds a comma or a quote.
+        public var csvLine: String {
+            let quotedPath = path.contains(",") || path.contains("\"") ? "\"" + path.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : path
+            return [Self.milliseconds(time), method, quotedPath, String(status), String(bytes), objectBytes.map(String.init) ?? "",
+                    Self.milliseconds(injectedDelay), Self.milliseconds(duration), String(connection)].joined(separator: ",") + "\n"
+        }
+
+        static func milliseconds(_ nanoseconds: Int64) -> String { FixedPoint.ratio(nanoseconds, 1_000_000, decimals: 3) }
+
+        /// The image this request asked for (`GET /images/{id}.jpg`, a query allowed) when the
+        /// server answered with it or with a part of it (200, 206) or confirmed the client's
+        /// copy (304): an access to that image, whose whole size is `objectBytes`.
+        public var imageAccess: (id: UInt64, bytes: Int64)? {
+            guard method == "GET", [200, 206, 304].contains(status), let objectBytes, objectBytes > 0,
+                  let id = RequestLogFile.imageID(path: path) else { return nil }
+            return (id, objectBytes)
+        }
+    }
+
+    /// The image id a path names: `/images/{id}.jpg`, optionally with a query; `nil` otherwise.
+    public static func imageID(path: String) -> UInt64? {
+        let route = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        guard route.hasPrefix("/images/"), route.hasSuffix(".jpg") else { return nil }
+        let digits = route.dropFirst("/images/".count).dropLast(".jpg".count)
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return UInt64(digits)
+    }
+
+    /// A whole log: the header, then `records` in the order given.
+    public static func csv(_ records: [Record]) -> String {
+        records.reduce(into: header) { $0 += $1.csvLine }
+    }
+
+    /// Whether `prefix` (a file's first bytes) starts with the log's header line.
+    public static func startsWithHeader<Bytes: Collection>(_ prefix: Bytes) -> Bool where Bytes.Element == UInt8 {
+        let body = Array(prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? prefix.dropFirst(3) : prefix[...])
+        let line = Array(header.utf8.dropLast())
+        guard body.starts(with: line) else { return false }
+        let rest = body.dropFirst(line.count)
+        return rest.first == UInt8(ascii: "\n") || rest.starts(with: [13, 10])
+    }
+
+    /// Every request of the log `bytes` (named `source` in messages), sorted by arrival time
+    /// (ties keep the file's order). Refused, with the line and column: another header, a line
+    /// without the 9 fields, a field that is not what its column holds. O(n log n); the log is
+    /// read whole (a session's log is thousands of lines).
+    public static func records(parsing bytes: [UInt8], source: String) throws -> [Record] {
+        let table = try CSVTable(parsing: bytes, source: source)
+        guard table.header.fields == columns else {
+            throw InputError(source: source, line: table.header.line,
+                             "expected the header \(columns.joined(separator: ",")), found \(InputError.quote(table.header.fields.joined(separator: ",")))")
+        }
+        var records: [Record] = []
+        records.reserveCapacity(table.records.count)
+        for record in table.records {
+            let fields = Fields(record: record, source: source)
+            records.append(Record(
+                time: try fields.milliseconds(0), method: try fields.word(1), path: record.fields[2],
+                status: Int(try fields.whole(3, in: 100...599)), bytes: try fields.whole(4),
+                objectBytes: record.fields[5].isEmpty ? nil : try fields.whole(5),
+                injectedDelay: try fields.milliseconds(6), duration: try fields.milliseconds(7),
+                connection: Int(try fields.whole(8, in: 1...Int64(Int32.max))), line: record.line))
+        }
+        // Stable: equal times keep the order of the file.
+        return records.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+    }
+
+    /// The image accesses of the log `bytes` as a key trace in arrival order: time in whole
+    /// milliseconds, the image id as the key, the whole image's size as the size.
+    public static func keyTrace(parsing bytes: [UInt8], source: String) throws -> KeyTraceBatch {
+        var batch = KeyTraceBatch()
+        var total: Int64 = 0
+        for record in try records(parsing: bytes, source: source) {
+            guard let access = record.imageAccess else { continue }
+            let (sum, overflow) = total.addingReportingOverflow(access.bytes)
+            guard !overflow else {
+                throw InputError(source: source, line: record.line, field: "object_bytes", "expected sizes that keep the trace's total under 2^63 bytes, found \(access.bytes) after \(total)")
+            }
+            total = sum
+            batch.append(time: record.time / 1_000_000, key: access.id, size: access.bytes)
+        }
+        guard batch.count > 0 else {
+            throw InputError(source: source, "expected image requests (GET /images/{id}.jpg answered 200, 206 or 304), found none")
+        }
+        return batch
+    }
+
+    /// One record's fields, parsed and refused with the line and column.
+    struct Fields {
+        let record: CSVTable.Record
+        let source: String
+
+        func failure(_ i: Int, _ expected: String) -> InputError {
+            InputError(source: source, line: record.line, field: RequestLogFile.columns[i],
+                       "expected \(expected), found \(InputError.quote(record.fields[i]))")
+        }
+
+        func whole(_ i: Int, in range: ClosedRange<Int64> = 0...Int64.max) throws -> Int64 {
+            let text = record.fields[i]
+            guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }), let value = Int64(text), range.contains(value) else {
+                throw failure(i, range.upperBound == .max ? "a whole number of at least \(range.lowerBound)" : "a whole number in \(range.lowerBound)…\(range.upperBound)")
+            }
+            return value
+        }
+
+        /// Milliseconds with up to 6 decimals, as nanoseconds.
+        func milliseconds(_ i: Int) throws -> Int64 {
+            let parts = record.fields[i].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+            let digits: (Substring) -> Bool = { $0.utf8.allSatisfy { (48...57).contains($0) } }
+            guard let whole = parts.first, !whole.isEmpty, whole.count <= 12, digits(whole),
+                  parts.count == 1 || (parts[1].count <= 6 && !parts[1].isEmpty && digits(parts[1])),
+                  let milliseconds = Int64(whole) else {
+                throw failure(i, "milliseconds (digits, up to 6 decimals)")
+            }
+            let fraction = parts.count == 2 ? Int64(parts[1] + String(repeating: "0", count: 6 - parts[1].count)) ?? 0 : 0
+            return milliseconds * 1_000_000 + fraction
+        }
+
+        func word(_ i: Int) throws -> String {
+            let text = record.fields[i]
+            guard !text.isEmpty, text.utf8.allSatisfy({ (65...90).contains($0) }) else { throw failure(i, "an HTTP method") }
+            return text
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Testing
+@testable import FeedBench
+
+/// `bench run --requests`: the requests a run sends, as `bench serve` would log them, add up to
+/// the run's own figures and do not change it.
+@Suite struct RequestRecorderTests {
+    static func configuration(network: NetworkProfile = .wifi, api: FeedAPIConfiguration = FeedAPIConfiguration()) throws -> RunConfiguration {
+        var configuration = try RunConfiguration.standard(
+            profile: .lowEnd, policy: PolicySpec.parse("lru", source: "test"), window: .items(PrefetchWindow(ahead: 10)),
+            workload: .behavior(.skimmer, duration: 40_000_000_000), seed: 3, network: network)
+        configuration.pipeline.memoryLimits = .bytes(30_000_000)
+        configuration.api = api
+        configuration.recordsRequests = true
+        return configuration
+    }
+
+    @Test func theRequestsAddUpToTheRunsFigures() throws {
+        let result = try FeedSimulation.run(Self.configuration())
+        let images = result.requests.filter { $0.path.hasPrefix("/images/") }
+        let calls = result.requests.filter { $0.path.hasPrefix("/v1/images/search") }
+        #expect(images.count + calls.count == result.requests.count)
+        // Every download that completed, once; a session can end with the connections' worth in flight.
+        let completed = result.imageRequests - result.cancelledRequests
+        #expect(images.count <= completed && images.count >= completed - NetworkProfile.wifi.connectionsPerHost)
+        #expect(Set(images.map(\.path)).count == images.count)
+        #expect(images.reduce(0) { $0 + $1.bytes } == result.bytesDownloaded)
+        #expect(images.allSatisfy { $0.status == 200 && $0.objectBytes == $0.bytes && $0.imageAccess != nil })
+        #expect(calls.count == result.apiRequests)
+        #expect(calls.map(\.path) == (1...calls.count).map { "/v1/images/search?limit=10&page=\($0)" }, "page N is the N-th call")
+        #expect(result.requests.allSatisfy { $0.duration == $0.injectedDelay && $0.duration > 0 && $0.time >= 0 })
+        #expect(result.requests.map { $0.time + $0.duration } == result.requests.map { $0.time + $0.duration }.sorted(), "in order of completion")
+    }
+
+    /// A connection carries one download at a time, and there are at most the network's.
+    @Test func downloadsOnOneConnectionDoNotOverlap() throws {
+        let result = try FeedSimulation.run(Self.configuration())
+        let images = result.requests.filter { $0.path.hasPrefix("/images/") }
+        #expect(Set(images.map(\.connection)).isSubset(of: Set(1...NetworkProfile.wifi.connectionsPerHost)))
+        #expect(result.requests.filter { $0.path.hasPrefix("/v1/") }.allSatisfy { $0.connection == NetworkProfile.wifi.connectionsPerHost + 1 })
+        for connection in Set(images.map(\.connection)) {
+            let spans = images.filter { $0.connection == connection }.map { $0.time..<($0.time + $0.duration) }.sorted { $0.lowerBound < $1.lowerBound }
+            for (a, b) in zip(spans, spans.dropFirst()) { #expect(a.upperBound <= b.lowerBound, "connection \(connection)") }
+        }
+    }
+
+    @Test func failedCallsAreLoggedWithTheServersStatusAndBody() throws {
+        let api = FeedAPIConfiguration(failureProbability: 0.5)
+        let result = try FeedSimulation.run(Self.configuration(api: api))
+        let calls = result.requests.filter { $0.path.hasPrefix("/v1/") }
+        #expect(calls.contains { $0.status == 500 } && calls.contains { $0.status == 200 })
+        #expect(calls.filter { $0.status == 500 }.allSatisfy { $0.bytes == Int64(FeedAPIBody.error("injected server error").utf8.count) })
+        #expect(calls.filter { $0.status == 200 }.allSatisfy { $0.bytes > 800 }, "ten items of about 90 bytes")
+    }
+
+    @Test func recordingDoesNotChangeTheRun() throws {
+        var recorded = try FeedSimulation.run(Self.configuration(network: .threeG))
+        var configuration = try Self.configuration(network: .threeG)
+        configuration.recordsRequests = false
+        let plain = try FeedSimulation.run(configuration)
+        #expect(plain.requests.isEmpty && !recorded.requests.isEmpty)
+        recorded.requests = []
+        #expect(recorded == plain)
+    }
+}
