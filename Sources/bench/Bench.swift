@@ -14,7 +14,7 @@ struct Bench: ParsableCommand {
         version: "bench \(FeedBench.version)",
         subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, TuneCommand.self, CompareCommand.self,
                       ReportCommand.self, CheckCommand.self, CacheSimCommand.self, TraceCommand.self, ProfilesCommand.self,
-                      PresetsCommand.self, ServeCommand.self],
+                      PresetsCommand.self, ServeCommand.self, CalibrateCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -90,6 +90,7 @@ struct CompareCommand: ParsableCommand {
                 throw InputError(source: "compare", "expected two results files, BASE and NEW, found \(files.count)")
             }
             let (base, new) = (try ResultsFile.read(path: files[0]), try ResultsFile.read(path: files[1]))
+            try ResultsComparison.checkSameWorkloads(base: base, new: new)
             comparison = .files(base: base, new: new, rules: rules)
             guard !comparison.groups.allSatisfy(\.rows.isEmpty) else {
                 throw InputError(source: files[0], "expected rows with an identity also in \(files[1]), found no identity in common (\(base.rows.count) row\(base.rows.count == 1 ? "" : "s") here, \(new.rows.count) there)")

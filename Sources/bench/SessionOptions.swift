@@ -20,6 +20,9 @@ struct SessionOptions: ParsableArguments {
     @Flag(help: "Remove an image from the memory cache once its cell has scrolled off (seed 000's release-after-view).")
     var releaseViewed = false
 
+    @Option(help: ArgumentHelp("A workload JSON from bench calibrate: its network, API models and image sizes replace the built-in ones (not with --network).", valueName: "file"))
+    var workload: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Seed 000's prefetch buffer: images preloaded between the feed store/API and the display list (the seed uses 30; 0 is off).", valueName: "count"))
     var buffer: Int = 0
 
@@ -28,7 +31,8 @@ struct SessionOptions: ParsableArguments {
     var changes: [(option: String, value: String)] {
         [("--launches", launches.map(String.init)), ("--gap", gap), ("--duration", duration),
          ("--offline", offline.isEmpty ? nil : offline.joined(separator: ",")),
-         ("--release-viewed", releaseViewed ? "" : nil), ("--buffer", buffer == 0 ? nil : String(buffer))]
+         ("--release-viewed", releaseViewed ? "" : nil), ("--buffer", buffer == 0 ? nil : String(buffer)),
+         ("--workload", workload.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent })]
             .compactMap { option, value in value.map { (option, $0) } }
     }
 
@@ -47,6 +51,7 @@ struct SessionOptions: ParsableArguments {
         for span in offline { try session.offline.add(span, source: "--offline") }
         session.releaseViewed = releaseViewed
         session.bufferLimit = buffer
+        if let workload { session.workload = try Workload.read(path: workload) }
     }
 }
 

@@ -73,6 +73,25 @@ public struct ResultsComparison: Sendable {
     /// Indices of the identity columns that tell the rows apart, in schema order.
     let labelColumns: [Int]
 
+    /// The workloads (`bench calibrate` fits, by their `workload=…` tag in `scenario`; `built-in`
+    /// for none) of a file's rows, sorted. O(rows).
+    public static func workloads(of file: ResultsFile) -> [String] {
+        let column = RunResult.identityIndex("scenario")
+        let tags = file.rows.map { row in
+            row.identity[column].split(separator: ";").first { $0.hasPrefix("workload=") }.map(String.init) ?? "built-in"
+        }
+        return Set(tags).sorted()
+    }
+
+    /// Refuses to compare files whose runs simulated different workloads: their rows never
+    /// share an identity, and the reason should not be left to the reader.
+    public static func checkSameWorkloads(base: ResultsFile, new: ResultsFile) throws {
+        let (mine, theirs) = (workloads(of: base), workloads(of: new))
+        guard mine == theirs else {
+            throw InputError(source: new.path, "expected runs of the workload of \(base.path) (\(mine.joined(separator: ", "))), found \(theirs.joined(separator: ", ")); compare runs of one workload (run both with the same --workload file, or neither)")
+        }
+    }
+
     /// Compares two files' rows with equal identities.
     public static func files(base: ResultsFile, new: ResultsFile, rules: ComparisonRules) -> ResultsComparison {
         let keys = Array(RunResult.identityColumns.indices)

@@ -10,9 +10,9 @@ public struct ImageCatalog: Sendable, Hashable {
     /// The number of distinct images.
     public let size: Int
     public let seed: UInt64
-    public let sizes: ImageSizeModel
+    public let sizes: ImageSizes
 
-    public init(size: Int = 5_000, seed: UInt64, sizes: ImageSizeModel = .photoFeed) {
+    public init(size: Int = 5_000, seed: UInt64, sizes: ImageSizes = .photoFeed) {
         precondition(size > 0, "ImageCatalog: size must be positive")
         self.size = size
         self.seed = seed

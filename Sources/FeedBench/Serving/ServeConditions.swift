@@ -49,24 +49,32 @@ public struct ServeConditions: Sendable, Hashable {
 
     /// The whole conditions as JSON, keys in the documented order, one line.
     public var json: String {
+        #"{"network": \#(Self.json(network)), "api": \#(Self.json(api)), "offline": \#(offline)}"#
+    }
+
+    /// A network's fields as the `network` object of the conditions (and of a workload).
+    public static func json(_ network: NetworkProfile) -> String {
         let delay = network.oneWayDelay
+        return #"{"name": \#(jsonString(network.name)), "bitsPerSecond": \#(network.bitsPerSecond), "#
+            + #""oneWayDelayMs": [\#(milliseconds(delay.lowerBound)), \#(milliseconds(delay.upperBound))], "#
+            + #""loss": \#(network.loss), "retryTimeoutMs": \#(milliseconds(network.retryTimeout)), "#
+            + #""connectionsPerHost": \#(network.connectionsPerHost)}"#
+    }
+
+    /// The API's models as the `api` object of the conditions (and of a workload).
+    public static func json(_ api: FeedAPIConfiguration) -> String {
         let latency: String
         switch api.latency {
-        case let .fixed(duration): latency = #"{"model": "fixed", "ms": \#(Self.milliseconds(duration))}"#
+        case let .fixed(duration): latency = #"{"model": "fixed", "ms": \#(milliseconds(duration))}"#
         case let .uniform(range):
-            latency = #"{"model": "uniform", "minMs": \#(Self.milliseconds(range.lowerBound)), "maxMs": \#(Self.milliseconds(range.upperBound))}"#
+            latency = #"{"model": "uniform", "minMs": \#(milliseconds(range.lowerBound)), "maxMs": \#(milliseconds(range.upperBound))}"#
         case let .logNormal(mean, p99):
-            latency = #"{"model": "logNormal", "meanMs": \#(Self.milliseconds(mean)), "p99Ms": \#(Self.milliseconds(p99))}"#
+            latency = #"{"model": "logNormal", "meanMs": \#(milliseconds(mean)), "p99Ms": \#(milliseconds(p99))}"#
         }
-        let rateLimit = api.rateLimit.map { #"{"calls": \#($0.calls), "windowMs": \#(Self.milliseconds($0.window))}"# } ?? "null"
-        return #"{"network": {"name": \#(Self.jsonString(network.name)), "bitsPerSecond": \#(network.bitsPerSecond), "#
-            + #""oneWayDelayMs": [\#(Self.milliseconds(delay.lowerBound)), \#(Self.milliseconds(delay.upperBound))], "#
-            + #""loss": \#(network.loss), "retryTimeoutMs": \#(Self.milliseconds(network.retryTimeout)), "#
-            + #""connectionsPerHost": \#(network.connectionsPerHost)}, "#
-            + #""api": {"latency": \#(latency), "spikeProbability": \#(api.spikeProbability), "#
+        let rateLimit = api.rateLimit.map { #"{"calls": \#($0.calls), "windowMs": \#(milliseconds($0.window))}"# } ?? "null"
+        return #"{"latency": \#(latency), "spikeProbability": \#(api.spikeProbability), "#
             + #""spikeMultiplier": \#(api.spikeMultiplier), "failureProbability": \#(api.failureProbability), "#
-            + #""timeoutMs": \#(api.timeout.map(Self.milliseconds) ?? "null"), "rateLimit": \#(rateLimit)}, "#
-            + #""offline": \#(offline)}"#
+            + #""timeoutMs": \#(api.timeout.map(milliseconds) ?? "null"), "rateLimit": \#(rateLimit)}"#
     }
 
     /// `text` as a JSON string literal, quotes included: `"`, `\` and control characters escaped.

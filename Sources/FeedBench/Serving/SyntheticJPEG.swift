@@ -82,8 +82,10 @@ public struct SyntheticJPEG: Sendable, Hashable {
             let overlap = range.clamped(to: start..<(start + part.count))
             guard !overlap.isEmpty else { continue }
             switch part {
-            case let .bytes(bytes): result += bytes[(overlap.lowerBound - start)..<(overlap.upperBound - start)]
-            case let .fill(value, _): result += repeatElement(value, count: overlap.count)
+            case let .bytes(bytes): result.append(contentsOf: bytes[(overlap.lowerBound - start)..<(overlap.upperBound - start)])
+            // Array(repeating:) is one fill in the (optimised) standard library, also in debug
+            // builds, where a lazy repeatElement costs a call per byte.
+            case let .fill(value, _): result.append(contentsOf: [UInt8](repeating: value, count: overlap.count))
             }
         }
         return result

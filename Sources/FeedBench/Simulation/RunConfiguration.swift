@@ -55,8 +55,13 @@ public struct RunConfiguration: Sendable {
     /// (`bench run --requests`); not identity.
     public var recordsRequests = false
 
+    /// The workload's tag (`workload=` and its id's first 8 hex digits) when the network, API
+    /// and images come from a `bench calibrate` fit (`--workload`); `nil` for the built-in ones.
+    public var workloadTag: String?
+
     /// The `scenario` column: the strategy, then `;offline=…`, `;decode=full` (images decoded at
-    /// full size rather than to the cell), `;release-viewed` and `;buffer=N` when set.
+    /// full size rather than to the cell), `;release-viewed`, `;buffer=N` and `;workload=…`
+    /// when set.
     public var scenario: String {
         var text = strategy.description
         if !offline.intervals.isEmpty || !offline.launches.isEmpty {
@@ -67,6 +72,7 @@ public struct RunConfiguration: Sendable {
         if !pipeline.downsample { text += ";decode=full" }
         if pipeline.releaseViewed { text += ";release-viewed" }
         if bufferLimit > 0 { text += ";buffer=\(bufferLimit)" }
+        if let workloadTag { text += ";" + workloadTag }
         return text
     }
 

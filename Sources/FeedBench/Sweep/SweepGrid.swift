@@ -69,6 +69,8 @@ public struct SweepGrid: Sendable, Equatable {
         public var offline = OfflineSchedule()
         public var releaseViewed = false
         public var bufferLimit = 0
+        /// A `bench calibrate` fit replacing the network, the API's models and the images' sizes.
+        public var workload: Workload?
 
         public init() {}
 

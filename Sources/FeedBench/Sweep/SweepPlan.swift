@@ -49,6 +49,9 @@ public struct SweepPlan: Sendable {
         let profiles = try resolve(grid.profiles, default: DeviceProfile.builtIn, key: \.name) { value in
             try value.parse { text, _ in try DeviceProfile.named(text) }
         }
+        if grid.session.workload != nil, let value = grid.networks.first {
+            throw value.error("expected no network with --workload (the workload brings its own, fitted to the capture), found \(InputError.quote(value.text))")
+        }
         let networks: [NetworkProfile?] = try resolve(grid.networks, default: [nil], key: { $0?.name ?? "" }) { value in
             try value.parse { try NetworkProfile.named($0, source: $1) }
         }
@@ -190,6 +193,11 @@ public struct SweepPlan: Sendable {
         run.strategy = strategy
         run.offline = session.offline
         run.bufferLimit = session.bufferLimit
+        if let workload = session.workload {
+            run.network = workload.network
+            run.api = workload.api
+            run.workloadTag = workload.scenarioTag
+        }
         return run
     }
 
@@ -223,6 +231,7 @@ public struct SweepPlan: Sendable {
         for seed in seeds { hash.add(String(seed)) }
         let offline = session.offline.intervals.map { "\($0.lowerBound)-\($0.upperBound)" } + session.offline.launches.sorted().map { "launch:\($0)" }
         hash.add("\(session.launches) \(session.gap) \(session.duration) \(offline.joined(separator: "+")) \(session.releaseViewed) \(session.bufferLimit)")
+        if let workload = session.workload { hash.add(workload.id) }
         return hash.hex
     }
 }

@@ -1,0 +1,42 @@
+import FeedBench
+import FeedServe
+import Foundation
+import TestScratch
+import Testing
+
+/// `bench calibrate --log`: a real client's session against `bench serve` under known
+/// conditions, read back from the server's log, gives those conditions within 5 %.
+@Suite(.scratchFolder) struct CalibrateFromLogTests {
+    static func within(_ value: Double, _ truth: Double, _ share: Double) -> Bool { abs(value / truth - 1) <= share }
+
+    @Test func theServedConditionsComeBackFromTheLog() async throws {
+        let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
+        let network = NetworkProfile(name: "served", bitsPerSecond: 10_000_000, oneWayDelay: 10_000_000...10_000_000)
+        let api = FeedAPIConfiguration(latency: .logNormal(mean: 30_000_000, p99: 75_000_000), failureProbability: 0.1)
+        let server = try await RunningServer.start(ServeConditions(network: network, api: api), log: log)
+        // 1,000 calls, six at a time as the client's connections allow.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<6 {
+                group.addTask {
+                    for call in stride(from: worker, to: 1_000, by: 6) { _ = try await server.request("/v1/images/search?page=\(call % 50 + 1)") }
+                }
+            }
+            try await group.waitForAll()
+        }
+        // Then 15 images one after another, so that none shares the link.
+        for id in 0..<15 { _ = try await server.request("/images/\(id).jpg") }
+        await server.stop()
+
+        var calibration = Calibration()
+        try calibration.addLog(path: log)
+        let workload = try calibration.workload(source: log)
+        #expect(workload.fit.apiCalls == 1_000 && workload.fit.imageDownloads == 15)
+        guard case let .logNormal(mean, p99) = workload.api.latency else { Issue.record("\(workload.api.latency)"); return }
+        #expect(Self.within(Double(mean), 30e6, 0.05) && Self.within(Double(p99), 75e6, 0.05), "mean \(mean) ns, p99 \(p99) ns")
+        #expect(abs(workload.api.failureProbability - 0.1) <= 0.03, "\(workload.api.failureProbability)")
+        #expect(workload.fit.roundTripFrom == "duration" && workload.fit.bandwidthFrom == "duration")
+        #expect(Self.within(Double(workload.network.bitsPerSecond), 10e6, 0.05), "\(workload.network.bitsPerSecond) bit/s")
+        let delay = workload.network.oneWayDelay
+        #expect(Self.within(Double(delay.lowerBound + delay.upperBound) / 2, 10e6, 0.05), "one-way \(delay)")
+    }
+}
