@@ -10,6 +10,7 @@ enum Parser: String, CaseIterable {
     case scrollTrace = "scroll-trace"
     case profile
     case results
+    case har
 
     static let selected: Parser = {
         let name = getenv("FEEDBENCH_FUZZ_PARSER").map { String(cString: $0) } ?? ""
@@ -65,6 +66,19 @@ enum Parser: String, CaseIterable {
             for comparison in comparisons {
                 for format in ComparisonReport.Format.allCases { _ = ComparisonReport.render(comparison, as: format) }
             }
+        case .har:
+            // Entries come in file order, each line at or after the last, and the summary counts
+            // them; every body kept goes through the image header reader too.
+            var entries = 0, line = 1
+            let summary = try HARReader(bytes: bytes, name: "fuzz").forEachEntry { entry in
+                precondition(entry.index == entries && entry.line >= line)
+                entries += 1
+                line = entry.line
+                if let body = entry.decodedContent, let header = ImageHeader.read(body) {
+                    precondition(header.width > 0 && header.height > 0)
+                }
+            }
+            precondition(summary.entries == entries && (summary.version == "1.1" || summary.version == "1.2"))
         }
     }
 }

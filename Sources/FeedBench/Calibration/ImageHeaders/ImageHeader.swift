@@ -8,6 +8,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
 /// it: how calibration learns the dimensions of the images in a capture's response bodies.
 public struct ImageHeader: Sendable, Equatable {
     public var format: ImageFormat
+    /// The size in pixels the file stores (a JPEG's EXIF orientation may show it turned).
     public var width: Int
     public var height: Int
 
