@@ -11,7 +11,7 @@ import Testing
 
     @Test func theServedConditionsComeBackFromTheLog() async throws {
         let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
-        let network = NetworkProfile(name: "served", bitsPerSecond: 10_000_000, oneWayDelay: 10_000_000...10_000_000)
+        let network = NetworkProfile(name: "served", bitsPerSecond: 10_000_000, oneWayDelay: 50_000_000...50_000_000)
         let api = FeedAPIConfiguration(latency: .logNormal(mean: 30_000_000, p99: 75_000_000), failureProbability: 0.1)
         let server = try await RunningServer.start(ServeConditions(network: network, api: api), log: log)
         // 1,000 calls, six at a time as the client's connections allow.
@@ -23,7 +23,9 @@ import Testing
             }
             try await group.waitForAll()
         }
-        // Then 15 images one after another, so that none shares the link.
+        // Then 15 images one after another, so that none shares the link. A 100 ms round trip
+        // keeps the server's own time per image (a fraction of a millisecond, a few on a busy
+        // machine) well inside 5 %.
         for id in 0..<15 { _ = try await server.request("/images/\(id).jpg") }
         await server.stop()
 
@@ -37,6 +39,6 @@ import Testing
         #expect(workload.fit.roundTripFrom == "duration" && workload.fit.bandwidthFrom == "duration")
         #expect(Self.within(Double(workload.network.bitsPerSecond), 10e6, 0.05), "\(workload.network.bitsPerSecond) bit/s")
         let delay = workload.network.oneWayDelay
-        #expect(Self.within(Double(delay.lowerBound + delay.upperBound) / 2, 10e6, 0.05), "one-way \(delay)")
+        #expect(Self.within(Double(delay.lowerBound + delay.upperBound) / 2, 50e6, 0.05), "one-way \(delay)")
     }
 }

@@ -37,8 +37,12 @@ public struct CalibrationSummary {
         let bytes = workload.images.byteQuantiles
         var images = "images: bytes p50 \(Self.bytes(bytes[50])), p90 \(Self.bytes(bytes[90])), max \(Self.bytes(bytes[100]))"
         if fit.imageDownloads == 0 { images += " (assumed: the built-in photo feed)" }
-        if let ks = fit.imageBytesKS { images += "; log-normal KS \(FixedPoint.decimal(ks, decimals: 3))" }
         lines.append(images)
+        let downloaded = requests.filter { $0.kind == .image && $0.status == 200 }.compactMap(\.bodyBytes).map(Double.init)
+        if let ks = fit.imageBytesKS, let logNormal = LogNormalFit(downloaded), logNormal.p99 < 1e15 {
+            lines.append("  fit: log-normal mean \(Self.bytes(Int64(logNormal.mean))), p99 \(Self.bytes(Int64(logNormal.p99))), "
+                         + "KS \(FixedPoint.decimal(ks, decimals: 3)) (runs draw from the table)")
+        }
         let top = workload.images.dimensions[0]
         lines.append("  dimensions: \(workload.images.dimensions.count) sizes from \(fit.dimensionsFrom), most often \(top.width)×\(top.height)")
         let network = workload.network
@@ -47,6 +51,19 @@ public struct CalibrationSummary {
         lines.append("network: \(host); round trip \(FixedPoint.decimal(low, decimals: 1))–\(Self.ms(high)) (from \(fit.roundTripFrom))")
         lines.append("  \(FixedPoint.decimal(Double(network.bitsPerSecond) / 1e6, decimals: 1)) Mbit/s (from \(fit.bandwidthFrom)), "
                      + "\(network.connectionsPerHost) connections at once; loss not measured (0)")
+        // The other hosts with the most bytes, each fitted the same way, for comparison.
+        var bytesByHost: [String: Int] = [:]
+        for request in requests where request.status != 0 { bytesByHost[request.host, default: 0] += request.bodyBytes ?? 0 }
+        let others = bytesByHost.filter { $0.key != fit.host && $0.value > 0 }.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(3)
+        for (other, bytes) in others {
+            var scratch = CalibrationFit()
+            let theirs = calibration.fitNetwork(host: other, into: &scratch)
+            let name = other.count > 24 ? String(other.prefix(23)) + "…" : other
+            let delay = theirs.oneWayDelay
+            lines.append("  also \(name): \(Self.bytes(Int64(bytes))), round trip \(FixedPoint.decimal(Double(2 * delay.lowerBound) / 1e6, decimals: 1))–"
+                         + "\(Self.ms(Double(2 * delay.upperBound) / 1e6)) (\(scratch.roundTripFrom)), "
+                         + "\(FixedPoint.decimal(Double(theirs.bitsPerSecond) / 1e6, decimals: 1)) Mbit/s (\(scratch.bandwidthFrom))")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
