@@ -22,19 +22,27 @@ struct CacheSimCommand: ParsableCommand {
         Any policy takes :max-age=N (lifetime in the trace's time unit) and :refresh=1 (a hit \
         restarts it), e.g. lru:max-age=3600.
 
-        Example:
+        --mrc gives LRU's exact miss-ratio curve in objects in one pass (stack distances): a row \
+        at every capacity where the curve steps down, or at the --capacity values given — the \
+        same rows as --policy lru would print at those capacities.
+
+        Examples:
           bench cachesim --trace cloudphysics.csv --policy lru,lfu,belady --capacity 489,4897
+          bench cachesim --trace cloudphysics.csv --mrc --out mrc.csv
         """
     )
 
     @Option(help: ArgumentHelp("The key trace (CSV time,obj_id,obj_size, or a bench serve request log).", valueName: "file"))
     var trace: String
 
-    @Option(help: ArgumentHelp("Comma-separated policies, each optionally with :key=value parameters.", valueName: "list"))
-    var policy: String = "lru"
+    @Option(help: ArgumentHelp("Comma-separated policies, each optionally with :key=value parameters (default: lru).", valueName: "list"))
+    var policy: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated capacities: objects, or bytes with --bytes (units like 20MB, 64MiB accepted).", valueName: "list"))
-    var capacity: String
+    var capacity: String?
+
+    @Flag(help: "LRU's exact miss-ratio curve in objects, in one pass: every step, or the --capacity values.")
+    var mrc = false
 
     @Flag(help: "Capacities are in bytes and requests have their own sizes (default: objects, every request size 1).")
     var bytes = false
@@ -46,13 +54,24 @@ struct CacheSimCommand: ParsableCommand {
     var out: String?
 
     func run() throws {
-        let policies = try PolicySpec.parseList(policy, source: "--policy")
-        let capacities = try Quantities.byteCounts(capacity, source: "--capacity")
-        if let ttl, ttl < 0 { throw InputError(source: "--ttl", "expected a non-negative lifetime, found \(ttl)") }
+        let capacities = try capacity.map { try Quantities.byteCounts($0, source: "--capacity") }
         if let out { try OutputPath.check([.file(out, option: "--out")]) }
-        let simulation = CacheSimulation(policies: policies, capacities: capacities,
-                                         unit: bytes ? .bytes : .objects, defaultMaxAge: ttl)
-        let results = try simulation.run(tracePath: trace)
+        let results: [CacheSimResult]
+        if mrc {
+            for (given, option) in [(policy != nil, "--policy"), (bytes, "--bytes"), (ttl != nil, "--ttl")] where given {
+                throw InputError(source: option, "expected no \(option) with --mrc (the curve is LRU's, in objects)")
+            }
+            var curve = MissRatioCurve()
+            _ = try KeyTraceReader(path: trace).forEachBatch { curve.add($0) }
+            results = curve.results(at: capacities ?? curve.steps)
+        } else {
+            guard let capacities else { throw InputError(source: "--capacity", "expected capacities to replay (or --mrc for LRU's whole curve)") }
+            let policies = try PolicySpec.parseList(policy ?? "lru", source: "--policy")
+            if let ttl, ttl < 0 { throw InputError(source: "--ttl", "expected a non-negative lifetime, found \(ttl)") }
+            let simulation = CacheSimulation(policies: policies, capacities: capacities,
+                                             unit: bytes ? .bytes : .objects, defaultMaxAge: ttl)
+            results = try simulation.run(tracePath: trace)
+        }
         let csv = ([CacheSimResult.csvHeader] + results.map(\.csvRow)).joined(separator: "\n") + "\n"
         try CommandOutput.emit(csv, to: out)
     }

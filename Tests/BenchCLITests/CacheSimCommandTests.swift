@@ -92,6 +92,23 @@ import Testing
         #expect(bad.status == 2 && bad.stderr == "bench: \(log.path):2: object_bytes: expected a whole number of at least 0, found \"ten\"\n", "\(bad.stderr)")
     }
 
+    /// `--mrc` prints LRU's rows: at the capacities given, the very rows `--policy lru` prints;
+    /// without, one at every step of the curve.
+    @Test func mrcGivesLRUsRowsInOnePass() throws {
+        let trace = try BenchProcess.scratch().appendingPathComponent("t.csv")
+        try "time,obj_id,obj_size\n1,1,10\n2,2,20\n3,1,10\n4,3,30\n5,2,20\n6,3,30\n7,1,10\n".write(to: trace, atomically: true, encoding: .utf8)
+        let curve = try BenchProcess.run(["cachesim", "--trace", trace.path, "--mrc", "--capacity", "1,2,3"])
+        let lru = try BenchProcess.run(["cachesim", "--trace", trace.path, "--policy", "lru", "--capacity", "1,2,3"])
+        #expect(curve.status == 0 && curve.stdout == lru.stdout, "\(curve.stdout)\(curve.stderr)")
+        let steps = try BenchProcess.run(["cachesim", "--trace", trace.path, "--mrc"])
+        // Distances: 1 after 2 (2), 2 after 3 (3), 3 after 1 (3), 1 after 2,3 (3): steps at 2 and 3.
+        #expect(steps.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[1] } == ["2", "3"], "\(steps.stdout)")
+        let refused = try BenchProcess.run(["cachesim", "--trace", trace.path, "--mrc", "--bytes"])
+        #expect(refused.status == 2 && refused.stderr == "bench: --bytes: expected no --bytes with --mrc (the curve is LRU's, in objects)\n")
+        let none = try BenchProcess.run(["cachesim", "--trace", trace.path])
+        #expect(none.status == 2 && none.stderr == "bench: --capacity: expected capacities to replay (or --mrc for LRU's whole curve)\n")
+    }
+
     @Test func outWritesAtomicallyAndAFailedRunKeepsThePreviousFile() throws {
         let folder = try BenchProcess.scratch()
         let trace = folder.appendingPathComponent("t.csv")
