@@ -14,6 +14,9 @@ struct CacheSimCommand: ParsableCommand {
 
           policy,capacity,capacity_unit,requests,misses,miss_ratio,requested_bytes,missed_bytes,byte_miss_ratio
 
+        With --jobs N the caches are shared among N threads, each batch of the trace parsed once \
+        for all; the output is the same whatever N is.
+
         Semantics follow libCacheSim's cachesim, so the numbers can be checked against it: in \
         object mode (the default) every request counts as size 1; with --bytes the capacity is \
         in bytes and objects larger than the cache are not admitted.
@@ -53,7 +56,10 @@ struct CacheSimCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the CSV here (atomically) instead of to standard output.", valueName: "file"))
     var out: String?
 
+    @OptionGroup var jobs: JobsOption
+
     func run() throws {
+        let jobs = try self.jobs.checked()
         let capacities = try capacity.map { try Quantities.byteCounts($0, source: "--capacity") }
         if let out { try OutputPath.check([.file(out, option: "--out")]) }
         let results: [CacheSimResult]
@@ -70,7 +76,7 @@ struct CacheSimCommand: ParsableCommand {
             if let ttl, ttl < 0 { throw InputError(source: "--ttl", "expected a non-negative lifetime, found \(ttl)") }
             let simulation = CacheSimulation(policies: policies, capacities: capacities,
                                              unit: bytes ? .bytes : .objects, defaultMaxAge: ttl)
-            results = try simulation.run(tracePath: trace)
+            results = try simulation.run(tracePath: trace, jobs: jobs)
         }
         let csv = ([CacheSimResult.csvHeader] + results.map(\.csvRow)).joined(separator: "\n") + "\n"
         try CommandOutput.emit(csv, to: out)

@@ -125,6 +125,18 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["out.csv", "t.csv"])
     }
 
+    @Test func theOutputIsTheSameWhateverTheJobs() throws {
+        let folder = try BenchProcess.scratch()
+        let trace = folder.appendingPathComponent("z.csv").path
+        #expect(try BenchProcess.run(["trace", "zipf", "--objects", "2000", "--requests", "100000", "--seed", "3", "--out", trace]).status == 0)
+        let outputs = try ["1", "2", "5"].map { jobs in
+            try BenchProcess.run(["cachesim", "--trace", trace, "--policy", "lru,fifo,s3fifo,arc,belady", "--capacity", "50,500", "--jobs", jobs]).stdout
+        }
+        #expect(outputs[0].split(separator: "\n").count == 11 && outputs[1] == outputs[0] && outputs[2] == outputs[0])
+        let refused = try BenchProcess.run(["cachesim", "--trace", trace, "--capacity", "5", "--jobs", "0"])
+        #expect(refused.status == 2 && refused.stderr == "bench: --jobs: expected at least 1 job, found 0\n")
+    }
+
     @Test func zipfTracesAreByteIdenticalForTheSameArguments() throws {
         let folder = try BenchProcess.scratch()
         for name in ["a.csv", "b.csv"] {

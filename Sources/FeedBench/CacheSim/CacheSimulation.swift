@@ -1,3 +1,5 @@
+import Dispatch
+
 /// One row of `bench cachesim`'s output: a policy at a capacity over a whole key trace.
 public struct CacheSimResult: Sendable, Equatable {
     public var policy: String
@@ -46,26 +48,28 @@ public struct CacheSimulation {
         self.defaultMaxAge = defaultMaxAge
     }
 
-    /// Replays the trace at `path`; one result per policy × capacity, in that order.
-    public func run(tracePath path: String) throws -> [CacheSimResult] {
+    /// Replays the trace at `path`; one result per policy × capacity, in that order. With
+    /// `jobs` > 1 the caches are shared among that many threads, each batch parsed once for
+    /// all; the results are the same whatever `jobs` is.
+    public func run(tracePath path: String, jobs: Int = 1) throws -> [CacheSimResult] {
         var replay = try TraceReplay(self)
         let reader = KeyTraceReader(path: path)
         let summary: KeyTraceSummary
         if policies.contains(where: { $0.name.needsFuture }) {
             let (trace, loaded) = try reader.load()
-            replay.replay(trace, nextAccess: trace.nextAccessPositions())
+            replay.replay(trace, nextAccess: trace.nextAccessPositions(), jobs: jobs)
             summary = loaded
         } else {
-            summary = try reader.forEachBatch { replay.replay($0, nextAccess: nil) }
+            summary = try reader.forEachBatch { replay.replay($0, nextAccess: nil, jobs: jobs) }
         }
         return replay.results(summary: summary)
     }
 
     /// Replays an in-memory trace (tests and benchmarks).
-    public func run(trace: KeyTraceBatch) throws -> [CacheSimResult] {
+    public func run(trace: KeyTraceBatch, jobs: Int = 1) throws -> [CacheSimResult] {
         var replay = try TraceReplay(self)
         let next = policies.contains(where: { $0.name.needsFuture }) ? trace.nextAccessPositions() : nil
-        replay.replay(trace, nextAccess: next)
+        replay.replay(trace, nextAccess: next, jobs: jobs)
         var summary = KeyTraceSummary()
         summary.requests = trace.count
         summary.requestedBytes = trace.sizes.reduce(0, +)
@@ -93,8 +97,20 @@ public struct TraceReplay {
     /// Feeds the next requests of the trace to every cache. `nextAccess`, aligned with `batch`,
     /// is required when a policy needs the future. O(batch × caches); allocates nothing once
     /// the caches are full.
-    public mutating func replay(_ batch: KeyTraceBatch, nextAccess: [Int64]?) {
-        for i in replayers.indices { replayers[i].replay(batch, nextAccess: nextAccess) }
+    public mutating func replay(_ batch: KeyTraceBatch, nextAccess: [Int64]?, jobs: Int = 1) {
+        let workers = min(max(jobs, 1), replayers.count)
+        guard workers > 1 else {
+            for i in replayers.indices { replayers[i].replay(batch, nextAccess: nextAccess) }
+            return
+        }
+        // Each worker owns the caches i ≡ w (mod workers): no cache is touched by two threads,
+        // and the batch is only read.
+        replayers.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let caches = buffer
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                for i in stride(from: worker, to: caches.count, by: workers) { caches[i].replay(batch, nextAccess: nextAccess) }
+            }
+        }
     }
 
     /// Misses so far of each cache, in policy × capacity order.
