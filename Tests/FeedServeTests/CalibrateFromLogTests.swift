@@ -5,20 +5,23 @@ import TestScratch
 import Testing
 
 /// `bench calibrate --log`: a real client's session against `bench serve` under known
-/// conditions, read back from the server's log, gives those conditions within 5 %.
-@Suite(.scratchFolder) struct CalibrateFromLogTests {
+/// conditions, read back from the server's log, gives those conditions within 5 %. In the
+/// serialized server suite: its thousand calls must not run beside the tests that time the
+/// server from the client.
+extension FeedServerTests {
     static func within(_ value: Double, _ truth: Double, _ share: Double) -> Bool { abs(value / truth - 1) <= share }
 
     @Test func theServedConditionsComeBackFromTheLog() async throws {
         let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
         let network = NetworkProfile(name: "served", bitsPerSecond: 10_000_000, oneWayDelay: 50_000_000...50_000_000)
-        let api = FeedAPIConfiguration(latency: .logNormal(mean: 30_000_000, p99: 75_000_000), failureProbability: 0.1)
+        let api = FeedAPIConfiguration(latency: .logNormal(mean: 40_000_000, p99: 60_000_000), failureProbability: 0.1)
         let server = try await RunningServer.start(ServeConditions(network: network, api: api), log: log)
-        // 1,000 calls, six at a time as the client's connections allow.
+        // 400 calls, six at a time as the client's connections allow (a narrow log-normal, so
+        // that 400 draws pin its p99 well inside 5 %).
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<6 {
                 group.addTask {
-                    for call in stride(from: worker, to: 1_000, by: 6) { _ = try await server.request("/v1/images/search?page=\(call % 50 + 1)") }
+                    for call in stride(from: worker, to: 400, by: 6) { _ = try await server.request("/v1/images/search?page=\(call % 50 + 1)") }
                 }
             }
             try await group.waitForAll()
@@ -32,9 +35,9 @@ import Testing
         var calibration = Calibration()
         try calibration.addLog(path: log)
         let workload = try calibration.workload(source: log)
-        #expect(workload.fit.apiCalls == 1_000 && workload.fit.imageDownloads == 15)
+        #expect(workload.fit.apiCalls == 400 && workload.fit.imageDownloads == 15)
         guard case let .logNormal(mean, p99) = workload.api.latency else { Issue.record("\(workload.api.latency)"); return }
-        #expect(Self.within(Double(mean), 30e6, 0.05) && Self.within(Double(p99), 75e6, 0.05), "mean \(mean) ns, p99 \(p99) ns")
+        #expect(Self.within(Double(mean), 40e6, 0.05) && Self.within(Double(p99), 60e6, 0.05), "mean \(mean) ns, p99 \(p99) ns")
         #expect(abs(workload.api.failureProbability - 0.1) <= 0.03, "\(workload.api.failureProbability)")
         #expect(workload.fit.roundTripFrom == "duration" && workload.fit.bandwidthFrom == "duration")
         #expect(Self.within(Double(workload.network.bitsPerSecond), 10e6, 0.05), "\(workload.network.bitsPerSecond) bit/s")
