@@ -56,7 +56,7 @@ public struct Calibration {
     public func workload(source: String) throws -> Workload {
         let calls = requests.filter { $0.kind == .api && $0.status != 0 }
         let downloads = requests.lazy.filter { $0.kind == .image && $0.status == 200 && $0.bodyBytes != nil }
-        let downloadBytes = downloads.map { Double($0.bodyBytes!) }
+        let downloadBytes = self.downloadBytes
         guard !calls.isEmpty || !downloadBytes.isEmpty else {
             throw InputError(source: source, "expected feed-API calls (JSON) or image downloads (image/*), found none among \(requests.count) requests; give --api and --images patterns")
         }
@@ -65,7 +65,7 @@ public struct Calibration {
         fit.apiCalls = calls.count
         fit.imageDownloads = downloadBytes.count
         let api = fitAPI(calls, into: &fit)
-        let images = try fitImages(Array(downloadBytes), into: &fit, source: source)
+        let images = try fitImages(downloadBytes, into: &fit, source: source)
         var bytesByHost: [String: Int] = [:]
         if downloadBytes.isEmpty {
             for call in calls { bytesByHost[call.host, default: 0] += call.bodyBytes ?? 1 }
@@ -78,6 +78,16 @@ public struct Calibration {
 
     // MARK: API
 
+    /// The answered (2xx) API calls' latencies in milliseconds: HAR `wait`, a log's duration.
+    var apiLatencies: [Double] {
+        requests.filter { $0.kind == .api && (200..<300).contains($0.status) }.map { $0.wait ?? $0.duration }
+    }
+
+    /// The bytes of the image downloads answered 200.
+    var downloadBytes: [Double] {
+        requests.filter { $0.kind == .image && $0.status == 200 }.compactMap(\.bodyBytes).map(Double.init)
+    }
+
     func fitAPI(_ calls: [CapturedRequest], into fit: inout CalibrationFit) -> FeedAPIConfiguration {
         var api = FeedAPIConfiguration()
         fit.apiFailures = calls.filter { $0.status >= 500 }.count
@@ -86,8 +96,7 @@ public struct Calibration {
         if !pages.isEmpty { fit.itemsPerPage = min(1_000_000, Int(EmpiricalQuantiles(pages.map(Double.init)).quantile(0.5).rounded())) }
         guard !calls.isEmpty else { return api }
         api.failureProbability = Double(fit.apiFailures) / Double(calls.count)
-        let latencies = calls.filter { (200..<300).contains($0.status) }.map { $0.wait ?? $0.duration }
-        if let model = Self.latencyModel(latencies, ks: &fit.apiLatencyKS) { api.latency = model }
+        if let model = Self.latencyModel(apiLatencies, ks: &fit.apiLatencyKS) { api.latency = model }
         return api
     }
 

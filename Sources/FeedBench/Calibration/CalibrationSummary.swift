@@ -15,7 +15,7 @@ public struct CalibrationSummary {
         let fit = workload.fit
         var lines = ["captures: \(fit.requests) requests: \(fit.apiCalls) API calls, \(fit.imageDownloads) image downloads, "
                      + "\(requests.filter { $0.kind == .other }.count) other"]
-        let answered = requests.filter { $0.kind == .api && (200..<300).contains($0.status) }.map { $0.wait ?? $0.duration }.filter { $0 > 0 }
+        let answered = calibration.apiLatencies.filter { $0 > 0 }
         if answered.isEmpty {
             lines.append("api latency: no answered call; the built-in model is kept")
         } else {
@@ -38,8 +38,7 @@ public struct CalibrationSummary {
         var images = "images: bytes p50 \(Self.bytes(bytes[50])), p90 \(Self.bytes(bytes[90])), max \(Self.bytes(bytes[100]))"
         if fit.imageDownloads == 0 { images += " (assumed: the built-in photo feed)" }
         lines.append(images)
-        let downloaded = requests.filter { $0.kind == .image && $0.status == 200 }.compactMap(\.bodyBytes).map(Double.init)
-        if let ks = fit.imageBytesKS, let logNormal = LogNormalFit(downloaded), logNormal.p99 < 1e15 {
+        if let ks = fit.imageBytesKS, let logNormal = LogNormalFit(calibration.downloadBytes), logNormal.p99 < 1e15 {
             lines.append("  fit: log-normal mean \(Self.bytes(Int64(logNormal.mean))), p99 \(Self.bytes(Int64(logNormal.p99))), "
                          + "KS \(FixedPoint.decimal(ks, decimals: 3)) (runs draw from the table)")
         }
