@@ -7,6 +7,12 @@ let package = Package(
         .library(name: "FeedBench", targets: ["FeedBench"]),
         .executable(name: "bench", targets: ["bench"]),
     ],
+    traits: [
+        // On by default. Off (`--disable-default-traits`), bench builds without SwiftNIO,
+        // Hummingbird and AsyncHTTPClient, in about a third of the time (README): what a sweep's machines need.
+        .default(enabledTraits: ["HTTP"]),
+        .trait(name: "HTTP", description: "bench serve, bench agree and bench run --live: the HTTP server and client"),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -16,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .target(
@@ -33,28 +40,43 @@ let package = Package(
         ),
         .target(name: "SQLiteProcessSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         // bench serve's HTTP server, in a module of its own: the server libraries (Hummingbird,
-        // SwiftNIO) build only for the targets that need them.
+        // SwiftNIO) build only for the targets that need them, and only with the HTTP trait
+        // (without it the module is empty).
         .target(
             name: "FeedServe",
             dependencies: [
                 "FeedBench",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["HTTP"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+            ]
+        ),
+        // bench run --live and bench agree: the live transports over AsyncHTTPClient, kept out of
+        // the core module; with the HTTP trait only.
+        .target(
+            name: "FeedLive",
+            dependencies: [
+                "FeedBench",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["HTTP"])),
             ]
         ),
         .executableTarget(
             name: "bench",
             dependencies: [
                 "FeedBench",
-                "FeedServe",
+                .target(name: "FeedServe", condition: .when(traits: ["HTTP"])),
+                .target(name: "FeedLive", condition: .when(traits: ["HTTP"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // The tests' scratch folders, removed when each test ends.
-        .target(name: "TestScratch", path: "Tests/Scratch"),
-        .testTarget(name: "FeedBenchTests", dependencies: ["FeedBench", "TestScratch", .product(name: "Histogram", package: "hdrhistogram-swift")]),
-        .testTarget(name: "BenchCLITests", dependencies: ["bench", "TestScratch"]),
-        .testTarget(name: "FeedServeTests", dependencies: ["FeedServe", "TestScratch"]),
+        // What the tests share: scratch folders removed when each test ends, the real JPEG decoder, and the turn that runs wall-clock tests one at a time.
+        .target(name: "TestSupport", path: "Tests/Support"),
+        .testTarget(name: "FeedBenchTests", dependencies: ["FeedBench", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")]),
+        .testTarget(name: "BenchCLITests", dependencies: ["bench", "TestSupport"]),
+        // Empty without the HTTP trait, as the modules they test.
+        .testTarget(name: "FeedServeTests", dependencies: ["FeedServe", "TestSupport"]),
+        .testTarget(name: "FeedLiveTests", dependencies: ["FeedLive", "FeedServe", "TestSupport"]),
     ]
 )

@@ -7,7 +7,10 @@ import PackageDescription
 let package = Package(
     name: "FeedBenchBenchmarks",
     dependencies: [
-        .package(name: "FeedBench", path: ".."),
+        // Without the HTTP trait: the benchmarks need no server or client, and CI builds its
+        // release `bench` here (`swift build -c release --product bench`) so that `bench check`
+        // and the benchmarks share one release build of FeedBench.
+        .package(name: "FeedBench", path: "..", traits: []),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         // Only to measure FeedBench's byte-level key-trace parser against a CSV library.
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),

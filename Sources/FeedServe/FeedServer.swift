@@ -1,3 +1,4 @@
+#if HTTP
 import FeedBench
 import Foundation
 import Hummingbird
@@ -25,6 +26,24 @@ public struct FeedServer: Sendable {
 
     public init(settings: ServeSettings) {
         self.settings = settings
+    }
+
+    /// Serves in a task of its own (`run`) and returns, once the socket is bound, the URL it
+    /// listens on and the task: cancel it to stop the server. Throws what `run` throws if it
+    /// stops before listening. With an `executor`, the server's tasks run on it rather than on
+    /// Swift's shared pool, which other work in the process may keep busy.
+    public func start(on executor: (any TaskExecutor)? = nil) async throws -> (url: String, task: Task<Void, Error>) {
+        let (urls, continuation) = AsyncStream<String>.makeStream()
+        let task = Task(executorPreference: executor) {
+            defer { continuation.finish() }
+            try await run { url in continuation.yield(url) }
+        }
+        var iterator = urls.makeAsyncIterator()
+        guard let url = await iterator.next() else {
+            try await task.value
+            throw InputError(source: "serve", "stopped before listening")
+        }
+        return (url, task)
     }
 
     /// Serves until SIGINT or SIGTERM (then finishes the responses under way) or until the task
@@ -121,3 +140,4 @@ struct ErrorMiddleware: RouterMiddleware {
         return response
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import FeedBench
 import Foundation
 import Hummingbird
@@ -28,7 +29,7 @@ struct Handlers: Sendable {
             return (call, shared.pages.page(page), call.completesAt - now, shared.api.rateLimitClears(after: now))
         }
         guard let (call, images, delay, clears) = drawn else {
-            return respond(request, context, Self.error(.serviceUnavailable, "offline"), arrived: arrived)
+            return respond(request, context, Self.offline(), arrived: arrived)
         }
         if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay)) }
         let response: Response
@@ -57,23 +58,21 @@ struct Handlers: Sendable {
             return respond(request, context, Self.error(.internalServerError, "image \(id) cannot be encoded in \(descriptor.encodedBytes) bytes"), arrived: arrived)
         }
         let conditions = state.conditions
-        guard !conditions.offline else { return respond(request, context, Self.error(.serviceUnavailable, "offline"), arrived: arrived) }
+        let attempt = request.headers[HTTPFields.Element.Name(NumberedAttempts.header)!].flatMap { Int($0) }
+        guard !conditions.offline else {
+            if let attempt { state.inner.withLock { $0.attempts.skip(attempt) } }
+            return respond(request, context, Self.offline(), arrived: arrived)
+        }
 
         // The connection, then a round trip and a retransmission timeout per lost attempt.
         await state.acquireSlot(for: context.client)
-        let roundTrip = state.inner.withLock { shared -> Int64 in
-            var delay = shared.network.next(in: conditions.network.oneWayDelay) + shared.network.next(in: conditions.network.oneWayDelay)
-            var attempts = 0
-            while conditions.network.loss > 0, attempts < conditions.network.maxRetries, shared.network.chance(conditions.network.loss) {
-                delay += conditions.network.retryTimeout
-                attempts += 1
-            }
-            return delay
-        }
+        let roundTrip = state.inner.withLock { $0.attempts.delay(forAttempt: attempt, on: conditions.network) }
         do {
             if roundTrip > 0 { try await Task.sleep(nanoseconds: UInt64(roundTrip)) }
         } catch {
             state.releaseSlot(for: context.client)
+            Self.log(state, request, context, status: RequestLogFile.clientClosed, bytes: 0, objectBytes: jpeg.byteCount, arrived: arrived,
+                     delay: roundTrip)
             throw error
         }
 
@@ -106,38 +105,66 @@ struct Handlers: Sendable {
         let (state, sent, code) = (self.state, range, status.code)
         let body = ResponseBody(contentLength: sent.count) { writer in
             defer { state.releaseSlot(for: context.client) }
-            let paced = try await Self.send(jpeg, range: sent, to: &writer, state: state, bitsPerSecond: conditions.network.bitsPerSecond)
+            let clock = ContinuousClock()
+            let start = clock.now
+            var written = 0, finished = false
+            // A client that went away (a cancelled download) gets its line too: how far it got.
+            defer {
+                Self.log(state, request, context, status: finished ? code : RequestLogFile.clientClosed, bytes: written,
+                         objectBytes: jpeg.byteCount, arrived: arrived, delay: roundTrip + (clock.now - start).nanoseconds)
+            }
+            try await Self.send(jpeg, range: sent, to: &writer, written: &written, state: state, bitsPerSecond: conditions.network.bitsPerSecond)
             try await writer.finish(nil)
-            Self.log(state, request, context, status: code, bytes: sent.count, objectBytes: jpeg.byteCount, arrived: arrived,
-                     delay: roundTrip + paced)
+            finished = true
         }
         return Response(status: status, headers: headers, body: body)
     }
 
-    /// Sends `range` of the image in 16 KiB pieces, each due when it would have crossed the
-    /// link at the bandwidth's share of the transfers in flight then; returns the pacing time.
-    /// Each piece waits for its due time on the clock, so the time spent producing and writing
-    /// pieces does not add up.
-    static func send(_ jpeg: SyntheticJPEG, range: Range<Int>, to writer: inout any ResponseBodyWriter, state: ServeState,
-                     bitsPerSecond: Int64) async throws -> Int64 {
-        state.inner.withLock { $0.transfers += 1 }
-        defer { state.inner.withLock { $0.transfers -= 1 } }
+    /// Sends `range` of the image as the simulated link does (`NetworkLink`, processor sharing):
+    /// the transfer has earned, at any moment, the bandwidth times its share of the link since
+    /// it began (`ServeState.Inner.share`, exact however transfers come and go), and writes its
+    /// bytes as soon as they are earned. It sleeps until its next 16 KiB are due at the present
+    /// sharing, and at most `recheck`: when a transfer ends, the others speed up within that.
+    /// `written` counts the bytes written so far, also when a write fails.
+    ///
+    /// (It used to pace whole 16 KiB pieces at the sharing of when each piece began: at 3g with
+    /// six transfers a piece took half a second, so a cancelled transfer kept its share that long
+    /// and a live run at 3g finished 9 of the 13 downloads its simulation finished. Then it
+    /// earned each interval at the sharing of its end, looking again every 10 ms.)
+    static func send(_ jpeg: SyntheticJPEG, range: Range<Int>, to writer: inout any ResponseBodyWriter, written: inout Int,
+                     state: ServeState, bitsPerSecond: Int64) async throws {
         let clock = ContinuousClock()
-        var due = clock.now
-        var paced: Int64 = 0
+        let start = clock.now
+        let began = state.inner.withLock { $0.beginTransfer(at: start) }
+        defer { state.inner.withLock { $0.endTransfer(at: clock.now) } }
+        let bytesPerSecond = Double(bitsPerSecond) / 8
         var offset = range.lowerBound
         while offset < range.upperBound {
-            let end = min(offset + 16_384, range.upperBound)
-            let sharing = Int64(state.inner.withLock { $0.transfers })
-            let pause = Int64(end - offset) * 8 * sharing * 1_000_000_000 / bitsPerSecond
-            due = due.advanced(by: .nanoseconds(pause))
-            paced += pause
-            try await Task.sleep(until: due, clock: clock)
-            try await writer.write(ByteBuffer(bytes: jpeg.bytes(in: offset..<end)))
-            offset = end
+            let now = clock.now
+            let (share, sharing) = state.inner.withLock { inner -> (Double, Double) in
+                inner.advanceShare(to: now)
+                return (inner.share - began, Double(inner.transfers))
+            }
+            let earned = min(Int(bytesPerSecond * share), range.count)
+            var piece = offset
+            while piece < range.lowerBound + earned {
+                let end = min(piece + 65_536, range.lowerBound + earned)
+                try await writer.write(ByteBuffer(bytes: jpeg.bytes(in: piece..<end)))
+                written += end - piece
+                piece = end
+            }
+            offset = piece
+            guard offset < range.upperBound else { break }
+            let next = Double(min(offset - range.lowerBound + 16_384, range.count))
+            let due = (next / bytesPerSecond - share) * sharing
+            try await Task.sleep(until: now + .nanoseconds(Int64(min(due, Self.recheck(sharing: sharing)) * 1e9) + 1_000), clock: clock)
         }
-        return paced
     }
+
+    /// How long a transfer may go without looking at the sharing: 2 ms, and 0.1 ms more per
+    /// transfer in flight beyond 20, so a thousand slow downloads wake ten thousand times a second
+    /// in all.
+    static func recheck(sharing: Double) -> Double { max(0.002, sharing * 0.000_1) }
 
     // MARK: Conditions and the API description
 
@@ -200,6 +227,14 @@ struct Handlers: Sendable {
         json(status, FeedAPIBody.error(message))
     }
 
+    /// The answer while the conditions say offline: a 503 marked as the network being down
+    /// (`ServeConditions.offlineHeader`).
+    static func offline() -> Response {
+        var response = error(.serviceUnavailable, "offline")
+        response.headers[HTTPFields.Element.Name(ServeConditions.offlineHeader.name)!] = ServeConditions.offlineHeader.value
+        return response
+    }
+
     /// A query value as a whole number in `range`; absent gives `default`, anything else `nil`.
     static func integer(_ value: Substring?, default fallback: Int, in range: ClosedRange<Int>) -> Int? {
         guard let value else { return fallback }
@@ -230,3 +265,4 @@ struct Handlers: Sendable {
         return first..<(last + 1)
     }
 }
+#endif

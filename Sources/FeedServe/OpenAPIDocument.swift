@@ -1,3 +1,4 @@
+#if HTTP
 /// `GET /openapi.yaml`: the served API in OpenAPI 3.1, so a team can generate a client
 /// (swift-openapi-generator, openapi-generator) and a contract tester (schemathesis) can check
 /// every response against it.
@@ -214,3 +215,4 @@ enum OpenAPIDocument {
 
     """
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import FeedBench
 import Foundation
 import Synchronization
@@ -5,8 +6,10 @@ import Synchronization
 /// `bench serve --log FILE`'s writer: one CSV line per request (the columns of
 /// `RequestLogFile`), written as each response ends, so the file is complete up to the last
 /// finished request at any moment.
+/// A line that ends after `close()` (a response the server gave up on while stopping) is dropped.
 final class RequestLog: Sendable {
-    let handle: Mutex<FileHandle>
+    /// The open file; `nil` once closed.
+    let handle: Mutex<FileHandle?>
 
     /// Creates (or truncates) `path` and writes the header; throws an `InputError` naming the
     /// file when it cannot be written.
@@ -22,8 +25,15 @@ final class RequestLog: Sendable {
     /// One request's line.
     func record(_ record: RequestLogFile.Record) {
         let line = record.csvLine
-        handle.withLock { $0.write(Data(line.utf8)) }
+        handle.withLock { handle in try? handle?.write(contentsOf: Data(line.utf8)) }
     }
 
-    func close() { handle.withLock { try? $0.synchronize(); try? $0.close() } }
+    func close() {
+        handle.withLock { handle in
+            try? handle?.synchronize()
+            try? handle?.close()
+            handle = nil
+        }
+    }
 }
+#endif

@@ -1,3 +1,4 @@
+#if HTTP
 import FeedBench
 
 /// What `bench serve` is started with: where it listens, the feed it serves (catalogue and
@@ -22,3 +23,4 @@ public struct ServeSettings: Sendable {
         self.logPath = logPath
     }
 }
+#endif

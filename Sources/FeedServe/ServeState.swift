@@ -1,3 +1,4 @@
+#if HTTP
 import FeedBench
 import Foundation
 import Synchronization
@@ -10,9 +11,35 @@ final class ServeState: Sendable {
         var conditions: ServeConditions
         var api: MockFeedAPI
         var pages: FeedPageBook
-        var network: SeededGenerator
+        /// The round trips and losses, drawn as the simulated link draws them for the same seed,
+        /// in the app's order of attempts when the requests are numbered.
+        var attempts: NumberedAttempts
         /// Image bodies being sent now: they share the bandwidth equally.
-        var transfers = 0
+        private(set) var transfers = 0
+        /// Processor sharing's virtual time: the seconds of the whole link each transfer in
+        /// flight has had since the server started, exact whenever transfers come and go (a
+        /// transfer's bytes are its bandwidth times its share since it began).
+        private(set) var share = 0.0
+        private(set) var sharedUntil = ContinuousClock.now
+
+        /// Brings `share` to `now`, at the sharing of the time since it was last brought.
+        mutating func advanceShare(to now: ContinuousClock.Instant) {
+            if transfers > 0, now > sharedUntil { share += (now - sharedUntil).seconds / Double(transfers) }
+            sharedUntil = max(sharedUntil, now)
+        }
+
+        /// A transfer begins at `now`: returns the share so far, its starting point.
+        mutating func beginTransfer(at now: ContinuousClock.Instant) -> Double {
+            advanceShare(to: now)
+            transfers += 1
+            return share
+        }
+
+        /// A transfer ends (sent, or its client went away) at `now`.
+        mutating func endTransfer(at now: ContinuousClock.Instant) {
+            advanceShare(to: now)
+            transfers -= 1
+        }
         /// Image responses under way per client address, and the ones waiting for a slot.
         var slots: [String: Int] = [:]
         var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
@@ -32,7 +59,7 @@ final class ServeState: Sendable {
         conditions.api = api
         inner = Mutex(Inner(conditions: conditions, api: try MockFeedAPI(configuration: api, seed: settings.seed),
                             pages: FeedPageBook(catalog: settings.catalog, seed: settings.seed),
-                            network: SeededGenerator(seed: settings.seed, stream: 0x7365_7276_6e65_74)))
+                            attempts: NumberedAttempts(seed: settings.seed)))
         seed = settings.seed
         catalog = settings.catalog
         self.log = log
@@ -40,8 +67,7 @@ final class ServeState: Sendable {
 
     /// Nanoseconds since the server started.
     var now: Int64 {
-        let elapsed = ContinuousClock.now - started
-        return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        (ContinuousClock.now - started).nanoseconds
     }
 
     var conditions: ServeConditions { inner.withLock { $0.conditions } }
@@ -100,3 +126,12 @@ final class ServeState: Sendable {
         next?.resume()
     }
 }
+
+extension Duration {
+    /// The duration in whole nanoseconds (truncated).
+    var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
+
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+#endif

@@ -14,9 +14,21 @@ struct Bench: ParsableCommand {
         version: "bench \(FeedBench.version)",
         subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, TuneCommand.self, CompareCommand.self,
                       ReportCommand.self, CheckCommand.self, CacheSimCommand.self, TraceCommand.self, ProfilesCommand.self,
-                      PresetsCommand.self, ServeCommand.self, CalibrateCommand.self],
+                      PresetsCommand.self] + httpCommands + [CalibrateCommand.self],
         defaultSubcommand: RunCommand.self
     )
+}
+
+extension Bench {
+    /// The commands that need the HTTP trait (Package.swift): none in a bench built without it.
+    #if HTTP
+    static let httpCommands: [any ParsableCommand.Type] = [ServeCommand.self, AgreeCommand.self]
+    #else
+    static let httpCommands: [any ParsableCommand.Type] = []
+
+    /// Why `serve`, `agree` and `--live` are refused in a bench built without the HTTP trait.
+    static let withoutHTTP = "this bench was built without its HTTP server and client (swift build --disable-default-traits): build it with the default traits"
+    #endif
 }
 
 /// Standard error as a `TextOutputStream`.

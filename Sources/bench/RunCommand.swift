@@ -28,23 +28,21 @@ struct RunCommand: ParsableCommand {
           bench run --profile mid --policy lru,s3fifo --window 0,20 --network 3g
           bench run --profile tablet --preset nuke,kingfisher --launches 3
           bench run --profile my-phone.json --trace my-recording.csv
+
+        With --live URL, runs one configuration (one policy or preset, memory limit, window, \
+        trace and seed; one launch) in real time against the feed API and images at URL — \
+        bench serve started with the same --seed serves the feed the simulation sees — and writes \
+        the same columns, the scenario ending in ;mode=live. Disk reads and decodes keep their \
+        modelled durations; the network is measured. A progress line on stderr shows the seconds \
+        run, displays, stalls and frames handled more than a frame late. A server that cannot \
+        be reached or answers something else than the feed API is refused (exit 2, no file):
+          bench serve --network 3g --seed 1 &
+          bench run --live http://127.0.0.1:8080 --profile low-end --network 3g --policy lru \
+            --memory-limit 1x --window 20 --trace browser --seed 1 --duration 30s
         """
     )
 
-    @Option(help: ArgumentHelp("A built-in profile (low-end, mid, high-end, tablet) or a profile JSON file.", valueName: "name|file"))
-    var profile: String
-
-    @Option(help: ArgumentHelp("Comma-separated memory-cache policies, with :key=value parameters (default: lru,lfu,fifo,ttl:max-age=300). Ages are in seconds.", valueName: "list"))
-    var policy: String?
-
-    @Option(help: ArgumentHelp("Comma-separated presets (default, aggressive, conservative, nuke, kingfisher, sdwebimage) with :parameters (nuke:downsample), instead of --policy; bench presets lists what each does.", valueName: "list"))
-    var preset: String?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated prefetch windows: N ahead, N+M ahead and behind, Xscreens, device, velocity, adaptive[:N] (default: 0,5,10,20,30,50).", valueName: "list"))
-    var window: String?
-
-    @Option(help: ArgumentHelp("How a launch fills the feed: cacheFirst, networkFirst, cacheAndNetwork, networkOnly, cacheOnly, cacheWithTimeout:2s, preload.", valueName: "strategy"))
-    var strategy: String = "cacheFirst"
+    @OptionGroup var matrix: RunMatrixOptions
 
     @Option(help: ArgumentHelp("Also write each launch's figures here (CSV).", valueName: "file"))
     var perLaunch: String?
@@ -55,18 +53,6 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the requests the run sends, in bench serve --log's columns, to compare with an app's session against bench serve (one run only: give one policy or preset, memory limit, window, trace and seed).", valueName: "file"))
     var requests: String?
 
-    @Option(help: ArgumentHelp("Comma-separated behaviours (reader, browser, skimmer, revisitor) or recorded t_ms,offset_pt CSV files (default: browser,skimmer).", valueName: "list"))
-    var trace: String?
-
-    @Option(help: ArgumentHelp("Network preset (wifi, dsl, lte, 3g, edge, very-bad); default: the profile's.", valueName: "name"))
-    var network: String?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated memory-cache cost limits: sizes with a unit (200MB, 150MiB) or multiples of the profile's (0.25x) (default: 0.03125x,0.0625x,0.125x,0.25x,0.5x,1x; a preset's own limit).", valueName: "list"))
-    var memoryLimit: String?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated seeds of the runs' random generators; the ranking is over their mean and shows their spread (default: 1,2,3).", valueName: "list"))
-    var seed: String?
-
     @OptionGroup var session: SessionOptions
 
     @Option(help: ArgumentHelp("Where to write the results CSV (default: results/<profile>.csv for the standard matrix, else a name built from the options given, e.g. results/low-end+network-3g.csv).", valueName: "file"))
@@ -74,29 +60,15 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var jobs: JobsOption
 
+    @Option(help: ArgumentHelp("Run the one configuration in real time against this server of the feed API (bench serve) instead of simulating it.", valueName: "URL"))
+    var live: String?
+
     @Option(help: ArgumentHelp("Keep each run's SQLite feed store in this folder (one file per run, named after its identity) and continue from it on the next invocation (default: a fresh in-memory store per run).", valueName: "folder"))
     var store: String?
 
     func run() throws {
         let started = DispatchTime.now()
-        if policy != nil && preset != nil {
-            throw InputError(source: "--preset", "a preset brings its own policy: give --policy or --preset, not both")
-        }
-        var grid = SweepGrid()
-        grid.profiles = [SweepGrid.Value(profile, source: "--profile")]
-        grid.networks = network.map { [SweepGrid.Value($0, source: "--network")] } ?? []
-        grid.policies = SweepGrid.values(policy.map { [$0] } ?? [], option: "--policy")
-        grid.presets = SweepGrid.values(preset.map { [$0] } ?? [], option: "--preset")
-        grid.memoryLimits = SweepGrid.values(memoryLimit.map { [$0] } ?? [], option: "--memory-limit")
-        grid.windows = SweepGrid.values(window.map { [$0] } ?? [], option: "--window")
-        try grid.addTraces(SweepGrid.values(trace.map { [$0] } ?? [], option: "--trace"))
-        grid.strategies = [SweepGrid.Value(strategy, source: "--strategy")]
-        grid.seeds = SweepGrid.values(seed.map { [$0] } ?? [], option: "--seed")
-        // The standard matrix's own axes where a sweep's grid has other defaults.
-        if grid.seeds.isEmpty { grid.seeds = StandardMatrix.seeds.map { SweepGrid.Value(String($0), source: "--seed") } }
-        if grid.memoryLimits.isEmpty && grid.presets.isEmpty {
-            grid.memoryLimits = StandardMatrix.memoryLimits.map { SweepGrid.Value($0.description, source: "--memory-limit") }
-        }
+        var grid = try matrix.grid()
         try session.apply(to: &grid.session)
         let plan = try SweepPlan(grid)
         let device = plan.profiles[0]
@@ -118,8 +90,13 @@ struct RunCommand: ParsableCommand {
             run.recordsRequests = requests != nil
             return run
         }
-        if let store { try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true) }
-        let results = try RunBatch.run(runs, jobs: jobs, storeDirectory: store)
+        let results: [RunResult]
+        if let live {
+            results = [try Self.runLive(runs, server: live, store: store)]
+        } else {
+            if let store { try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true) }
+            results = try RunBatch.run(runs, jobs: jobs, storeDirectory: store)
+        }
         let displays = results.reduce(0) { $0 + $1.displays }
         guard displays > 0 else { throw InputError.noDisplays(source: "run", runs: results.count) }
         CommandOutput.createFolder(of: destination)
@@ -138,15 +115,15 @@ struct RunCommand: ParsableCommand {
     /// their dashes, with their values (a recorded trace and a store by their names, not paths).
     var changes: [(option: String, value: String)] {
         func name(_ path: String) -> String { URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent }
-        let traces = trace.map { list in
+        let traces = matrix.trace.map { list in
             list.split(separator: ",", omittingEmptySubsequences: false).map { item in
                 ScrollBehavior(rawValue: String(item)) == nil ? name(String(item)) : String(item)
             }.joined(separator: ",")
         }
         let options: [(String, String?)] = [
-            ("--policy", policy), ("--preset", preset), ("--window", window), ("--strategy", strategy == "cacheFirst" ? nil : strategy),
-            ("--trace", traces), ("--network", network), ("--memory-limit", memoryLimit), ("--seed", seed),
-        ] + session.changes.map { ($0.option, $0.value) } + [("--store", store.map(name))]
+            ("--policy", matrix.policy), ("--preset", matrix.preset), ("--window", matrix.window), ("--strategy", matrix.strategy == "cacheFirst" ? nil : matrix.strategy),
+            ("--trace", traces), ("--network", matrix.network), ("--memory-limit", matrix.memoryLimit), ("--seed", matrix.seed),
+        ] + session.changes.map { ($0.option, $0.value) } + [("--store", store.map(name)), ("--live", live.map { _ in "" })]
         return options.compactMap { option, value in value.map { (String(option.dropFirst(2)), $0) } }
     }
 }

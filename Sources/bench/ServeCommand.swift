@@ -1,3 +1,4 @@
+#if HTTP
 import ArgumentParser
 import Dispatch
 import FeedBench
@@ -113,3 +114,4 @@ struct ServeCommand: ParsableCommand {
 final class ServeOutcome: @unchecked Sendable {
     var error: Error?
 }
+#endif

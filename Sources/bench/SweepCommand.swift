@@ -25,12 +25,19 @@ struct SweepCommand: ParsableCommand {
         Ctrl-C or SIGTERM: the runs under way finish and the file is written with every finished \
         run (exit status 130 or 143); the same command with --resume runs only the missing ones \
         and writes the bytes an uninterrupted sweep would. --shard K/N runs every N-th run from \
-        the K-th; `bench merge` joins the shards.
+        the K-th; `bench merge` joins the shards. --shard auto takes K and N from the job \
+        engine's task: Kubernetes JOB_COMPLETION_INDEX (0-based, with --shard-count N), Slurm \
+        SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN of SLURM_ARRAY_TASK_COUNT, GitLab \
+        CI_NODE_INDEX (1-based) of CI_NODE_TOTAL, Buildkite BUILDKITE_PARALLEL_JOB of \
+        BUILDKITE_PARALLEL_JOB_COUNT, CircleCI CIRCLE_NODE_INDEX of CIRCLE_NODE_TOTAL (both \
+        0-based); a GitHub Actions matrix passes K/N itself. The examples/ folder has a workflow, \
+        a Kubernetes Indexed Job and a Slurm array.
 
         Examples:
           bench sweep --config sweep.json --out sweep.csv
           bench sweep --profile low-end,mid --policy lru,lfu --window 0,10,20 --seed 1,2,3
           bench sweep --config sweep.yaml --shard 2/4 --out shard-2.csv
+          bench sweep --config sweep.yaml --shard auto --out shard-$SLURM_ARRAY_TASK_ID.csv
         """
     )
 
@@ -72,8 +79,11 @@ struct SweepCommand: ParsableCommand {
 
     @OptionGroup var session: SessionOptions
 
-    @Option(help: ArgumentHelp("Run only shard K of N (e.g. 2/4).", valueName: "K/N"))
+    @Option(help: ArgumentHelp("Run only shard K of N (e.g. 2/4), or `auto`: the shard the job engine's task is (Kubernetes, Slurm, GitLab, Buildkite, CircleCI).", valueName: "K/N|auto"))
     var shard: String?
+
+    @Option(help: ArgumentHelp("With --shard auto: the number of shards, where the engine does not say (a Kubernetes Indexed Job's completions).", valueName: "N"))
+    var shardCount: Int?
 
     @Flag(help: "Keep the runs already in --out (from an interrupted sweep of the same grid) and run the rest.")
     var resume = false
@@ -101,7 +111,7 @@ struct SweepCommand: ParsableCommand {
         grid.override(with: flags)
         try session.apply(to: &grid.session)
         let jobs = try self.jobs.checked()
-        let shard = try self.shard.map { try Shard.parse($0, source: "--shard") } ?? .whole
+        let shard = try chosenShard()
         let plan = try SweepPlan(grid)
         try OutputPath.check([.file(out, option: "--out")])
         CommandOutput.createFolder(of: out)
@@ -125,6 +135,20 @@ struct SweepCommand: ParsableCommand {
         case .stopped:
             FileDescriptorOutput.write("interrupted: wrote \(out) with \(written) of \(summary.runs) runs\(part); the same command with --resume runs the rest\n", to: 2)
             throw ExitCode(interruption.exitStatus)
+        }
+    }
+
+    /// --shard K/N, or the job engine's with --shard auto; the whole grid without --shard.
+    func chosenShard() throws -> Shard {
+        switch shard {
+        case nil:
+            guard shardCount == nil else { throw InputError(source: "--shard-count", "expected only with --shard auto") }
+            return .whole
+        case "auto":
+            return try JobEngineShard.shard(environment: ProcessInfo.processInfo.environment, count: shardCount)
+        case let text?:
+            guard shardCount == nil else { throw InputError(source: "--shard-count", "expected only with --shard auto; --shard \(text) gives the count") }
+            return try Shard.parse(text, source: "--shard")
         }
     }
 }

@@ -25,6 +25,11 @@ func report(_ error: Error) -> Never {
 func runBench() -> Never {
     // With no arguments at all, show the usage rather than start the default command.
     if CommandLine.arguments.count == 1 { Bench.exit(withError: CleanExit.helpRequest(Bench.self)) }
+    #if !HTTP
+    if let name = CommandLine.arguments.dropFirst().first, ["serve", "agree"].contains(name) {
+        refuse("\(name): \(Bench.withoutHTTP)")
+    }
+    #endif
     var command: ParsableCommand
     do {
         command = try Bench.parseAsRoot()

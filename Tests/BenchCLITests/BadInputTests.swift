@@ -1,5 +1,5 @@
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// Issue 14's "Bad input": every option is checked before any simulation starts — every output

@@ -1,5 +1,5 @@
 import Foundation
-import TestScratch
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -23,11 +23,17 @@ struct BenchProcess {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }()
 
-    static func run(_ arguments: [String], in directory: URL? = nil) throws -> BenchProcess {
+    /// `environment` is added to this process's (a `nil` value removes a variable).
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:]) throws -> BenchProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in environment { merged[name] = value }
+            process.environment = merged
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -1,5 +1,5 @@
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// `bench cachesim` end to end: the binary, real files, exit statuses.

@@ -1,5 +1,5 @@
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// `bench calibrate` end to end: a real export becomes a workload that `bench run --workload`

@@ -1,5 +1,5 @@
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// `bench check` end to end: the committed results still match the model exactly, a doctored

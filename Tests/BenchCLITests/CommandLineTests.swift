@@ -1,5 +1,5 @@
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// The command line itself: `--version`, a "did you mean" for a misspelt option, values that

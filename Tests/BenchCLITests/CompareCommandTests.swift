@@ -1,5 +1,5 @@
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// `bench compare` end to end on results files written by `bench run`: exit status 0 within

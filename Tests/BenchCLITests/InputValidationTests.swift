@@ -1,5 +1,5 @@
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// Every file `bench` reads × every class of bad input, through the command a user runs: a

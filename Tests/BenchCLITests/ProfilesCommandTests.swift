@@ -1,5 +1,5 @@
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// `bench profiles` as a user runs it: the tables, a built-in profile as a JSON template that

@@ -1,5 +1,5 @@
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// `bench report` and `bench run --timeline` end to end: the page is written, self-contained

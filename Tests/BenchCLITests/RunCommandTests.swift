@@ -1,5 +1,5 @@
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// `bench run` end to end: the results file, the ranked summary, determinism across --jobs,

@@ -1,5 +1,6 @@
+#if HTTP
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -103,3 +104,4 @@ import Glibc
         #expect(result.status == 2 && result.stderr.hasPrefix("bench: " + message) && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 }
+#endif

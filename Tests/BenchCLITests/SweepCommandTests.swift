@@ -1,5 +1,5 @@
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -87,6 +87,32 @@ import Glibc
         #expect(try BenchProcess.run(["run", "--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--window", "0", "--trace", "browser", "--duration", "5s", "--out", runFile]).status == 0)
         let notSweep = try BenchProcess.run(["merge", runFile, "--out", refused])
         #expect(notSweep.status == 2 && notSweep.stderr.contains("\(runFile):1: expected a sweep results file"))
+    }
+
+    /// A Slurm array task's `--shard auto` writes what `--shard K/N` writes; without an engine's
+    /// variables, or with a count where K/N gives one, the sweep is refused and writes nothing.
+    @Test func shardAutoTakesTheJobEnginesShard() throws {
+        let folder = try BenchProcess.scratch()
+        let file = try write(config, "sweep.json", in: folder)
+        let explicit = folder.appendingPathComponent("explicit.csv").path, auto = folder.appendingPathComponent("auto.csv").path
+        #expect(try BenchProcess.run(["sweep", "--config", file, "--shard", "2/2", "--out", explicit]).status == 0)
+        let slurm = ["SLURM_ARRAY_TASK_ID": "8", "SLURM_ARRAY_TASK_MIN": "7", "SLURM_ARRAY_TASK_MAX": "8", "SLURM_ARRAY_TASK_COUNT": "2"]
+        let result = try BenchProcess.run(["sweep", "--config", file, "--shard", "auto", "--out", auto], environment: slurm)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("(shard 2/2 of a "))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: auto)) == Data(contentsOf: URL(fileURLWithPath: explicit)))
+
+        let refused = folder.appendingPathComponent("refused.csv").path
+        let engines = ["JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_COUNT",
+                       "CI_NODE_INDEX", "CI_NODE_TOTAL", "BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", "CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL"]
+        let none = try BenchProcess.run(["sweep", "--config", file, "--shard", "auto", "--out", refused],
+                                        environment: Dictionary(uniqueKeysWithValues: engines.map { ($0, String?.none) }))
+        #expect(none.status == 2)
+        #expect(none.stderr.hasPrefix("bench: --shard auto: expected a job engine's task variables, found none of JOB_COMPLETION_INDEX, "))
+        let counted = try BenchProcess.run(["sweep", "--config", file, "--shard", "1/2", "--shard-count", "2", "--out", refused])
+        #expect(counted.status == 2)
+        #expect(counted.stderr == "bench: --shard-count: expected only with --shard auto; --shard 1/2 gives the count\n")
+        #expect(!FileManager.default.fileExists(atPath: refused))
     }
 
     /// A real Ctrl-C: the process exits 130 and the destination is a valid sweep file holding

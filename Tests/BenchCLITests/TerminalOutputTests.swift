@@ -1,5 +1,5 @@
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// What only a terminal sees: `bench sweep`'s and `bench tune`'s progress bars on stderr and

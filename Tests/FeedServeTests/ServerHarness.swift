@@ -1,9 +1,11 @@
+#if HTTP
 import FeedBench
 import FeedServe
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import TestSupport
 
 /// A `bench serve` server started by the test on 127.0.0.1 (a free port), spoken to by a real
 /// HTTP client (Foundation's URLSession, six connections per host as on iOS), and stopped when
@@ -14,17 +16,8 @@ struct RunningServer {
     let session: URLSession
 
     static func start(_ conditions: ServeConditions, seed: UInt64 = 1, log: String? = nil) async throws -> RunningServer {
-        let (urls, continuation) = AsyncStream<String>.makeStream()
         let settings = ServeSettings(host: "127.0.0.1", port: 0, seed: seed, conditions: conditions, logPath: log)
-        let task = Task {
-            defer { continuation.finish() }
-            try await FeedServer(settings: settings).run { url in continuation.yield(url) }
-        }
-        var iterator = urls.makeAsyncIterator()
-        guard let base = await iterator.next() else {
-            try await task.value
-            throw URLError(.cannotConnectToHost)
-        }
+        let (base, task) = try await FeedServer(settings: settings).start(on: OwnThreads.executor)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 6
         configuration.urlCache = nil
@@ -32,6 +25,9 @@ struct RunningServer {
         configuration.timeoutIntervalForRequest = 60
         return RunningServer(base: base, task: task, session: URLSession(configuration: configuration))
     }
+
+    /// The port the server listens on.
+    var port: UInt16? { base.split(separator: ":").last.flatMap { UInt16($0) } }
 
     /// Stops the server (as SIGTERM would: responses under way finish) and waits for it.
     func stop() async {
@@ -72,3 +68,4 @@ struct RunningServer {
     /// A network with no delay and 10 Gbit/s: the tests that are not about pacing run at once.
     static let instant = NetworkProfile(name: "instant", bitsPerSecond: 10_000_000_000, oneWayDelay: 0...0)
 }
+#endif

@@ -12,4 +12,6 @@ func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
 
 var argc = CommandLine.argc
 var argv = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzOneInput))
+// A closure, not `fuzzOneInput` itself: a debug build (one object file per source file) would
+// emit the `@_cdecl` symbol here a second time.
+exit(LLVMFuzzerRunDriver(&argc, &argv, { data, size in fuzzOneInput(data, size) }))

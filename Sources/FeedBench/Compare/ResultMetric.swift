@@ -170,17 +170,34 @@ public struct ResultMetric: Sendable, Equatable {
 
     /// `digits[.digits]` with at most `decimals` decimals, scaled by 10^decimals; `nil` for
     /// anything else (signs, exponents, spaces, too many decimals, values past `Int64.max`).
+    /// Reads the UTF-8 bytes once, without building strings. O(length).
     static func parseScaled(_ text: Substring, decimals: Int) -> Int64? {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let whole = parts[0], fraction = parts.count > 1 ? parts[1] : ""
-        guard !whole.isEmpty, parts.count == 1 || !fraction.isEmpty, fraction.count <= decimals else { return nil }
         var value: Int64 = 0
-        for character in whole + fraction + String(repeating: "0", count: decimals - fraction.count) {
-            guard let digit = character.wholeNumberValue, character.isASCII else { return nil }
+        var wholeDigits = 0
+        var fractionDigits: Int?  // set after the point
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard fractionDigits == nil else { return nil }
+                fractionDigits = 0
+                continue
+            }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            if let count = fractionDigits {
+                guard count < decimals else { return nil }
+                fractionDigits = count + 1
+            } else {
+                wholeDigits += 1
+            }
             let (times10, o1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, o2) = times10.addingReportingOverflow(Int64(digit))
+            let (sum, o2) = times10.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
             guard !o1, !o2 else { return nil }
             value = sum
+        }
+        guard wholeDigits > 0, fractionDigits != 0 else { return nil }
+        for _ in (fractionDigits ?? 0)..<decimals {
+            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            value = times10
         }
         return value
     }

@@ -35,39 +35,46 @@ public struct ResultsFile: Sendable {
         path = table.source
         try Self.checkHeader(table.header, source: table.source)
         isSweep = table.header.fields == SweepTable.columns
-        let identityCount = RunResult.identityColumns.count
         var firstLine: [[String]: Int] = [:]
         var rows: [Row] = []
         rows.reserveCapacity(table.records.count)
         for record in table.records {
-            let identity = Array(record.fields.prefix(identityCount))
-            if let earlier = firstLine[identity] {
+            let row = try Self.row(record, isSweep: isSweep, source: path)
+            if let earlier = firstLine[row.identity] {
                 throw InputError(source: path, line: record.line,
                                  "expected one row per identity (\(RunResult.identityColumns.joined(separator: ", "))), found the identity of line \(earlier) again")
             }
-            firstLine[identity] = record.line
-            var values: [Int64] = []
-            values.reserveCapacity(ResultMetric.all.count)
-            for (metric, cell) in zip(ResultMetric.all, record.fields.dropFirst(identityCount)) {
-                guard let value = metric.parse(Substring(cell)) else {
-                    throw InputError(source: path, line: record.line, field: metric.name,
-                                     "expected \(metric.expectedCell), found \(InputError.quote(cell))")
-                }
-                values.append(value)
-            }
-            var placement: SweepTable.Placement?
-            if isSweep {
-                let cells = record.fields.suffix(2)
-                switch SweepTable.placement(run: cells.first!, grid: cells.last!, seed: identity[RunResult.identityIndex("seed")]) {
-                case let .success(found): placement = found
-                case let .failure(cell):
-                    throw InputError(source: path, line: record.line, field: cell.column,
-                                     "expected \(cell.expected), found \(InputError.quote(cell.found))")
-                }
-            }
-            rows.append(Row(line: record.line, identity: identity, values: values, placement: placement))
+            firstLine[row.identity] = record.line
+            rows.append(row)
         }
         self.rows = rows
+    }
+
+    /// One record of a results file whose header is checked: its identity, its figures in
+    /// their columns' forms and, in a sweep file, its placement. O(fields).
+    static func row(_ record: CSVTable.Record, isSweep: Bool, source path: String) throws -> Row {
+        let identityCount = RunResult.identityColumns.count
+        let identity = Array(record.fields.prefix(identityCount))
+        var values: [Int64] = []
+        values.reserveCapacity(ResultMetric.all.count)
+        for (metric, cell) in zip(ResultMetric.all, record.fields.dropFirst(identityCount)) {
+            guard let value = metric.parse(Substring(cell)) else {
+                throw InputError(source: path, line: record.line, field: metric.name,
+                                 "expected \(metric.expectedCell), found \(InputError.quote(cell))")
+            }
+            values.append(value)
+        }
+        var placement: SweepTable.Placement?
+        if isSweep {
+            let cells = record.fields.suffix(2)
+            switch SweepTable.placement(run: cells.first!, grid: cells.last!, seed: identity[RunResult.identityIndex("seed")]) {
+            case let .success(found): placement = found
+            case let .failure(cell):
+                throw InputError(source: path, line: record.line, field: cell.column,
+                                 "expected \(cell.expected), found \(InputError.quote(cell.found))")
+            }
+        }
+        return Row(line: record.line, identity: identity, values: values, placement: placement)
     }
 
     /// Every row of `files` with the path it came from, in file order, refusing a run found in

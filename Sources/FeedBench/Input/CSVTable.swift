@@ -70,10 +70,12 @@ public struct CSVTable: Sendable, Equatable {
         var position = 0
         var line = 1
 
-        init(bytes: [UInt8], source: String) {
+        /// `skippingByteOrderMark`: whether `bytes` are a file's first, where a UTF-8 byte-order
+        /// mark may stand.
+        init(bytes: [UInt8], source: String, skippingByteOrderMark: Bool = true) {
             self.bytes = bytes
             self.source = source
-            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+            if skippingByteOrderMark, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
         }
 
         static let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\""), cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")

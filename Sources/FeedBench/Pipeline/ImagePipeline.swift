@@ -12,13 +12,11 @@ public enum DisplayOutcome: Sendable, Equatable {
     case miss
 }
 
-/// The events the pipeline schedules on the simulator's queue. Each carries the serial number
-/// of the task it belongs to, so an event for a cancelled task is recognised and dropped.
+/// The events the pipeline schedules on the run's clock. Each carries the serial number of the
+/// task it belongs to, so an event for a cancelled task is recognised and dropped.
 public enum PipelineEvent: Sendable {
-    case responseStarted(url: UInt64, serial: Int)
-    case attemptLost(url: UInt64, serial: Int)
-    case retry(url: UInt64, serial: Int)
-    case linkCheck(generation: Int)
+    /// The image transport's own events (see `ImageTransport`).
+    case transport(TransportEvent)
     case diskReadDone(url: UInt64, serial: Int)
     case decodeDone(url: UInt64, serial: Int)
     /// The rate limiter tries its waiting downloads again.
@@ -40,9 +38,13 @@ public enum PipelineEvent: Sendable {
 /// Kingfisher and SDWebImage. The pipeline is driven by its owner: calls return at once and
 /// schedule `PipelineEvent`s, and images that become ready for a waiting display are reported
 /// through `takeReady()`.
-struct ImagePipeline {
+///
+/// Downloads travel through `Transport` (the image transport seam): the pipeline gives a task a
+/// connection and the transport moves its bytes, telling the pipeline when a request leaves the
+/// device and when a download finishes or gives up.
+struct ImageLoadingPipeline<Transport: ImageTransport> {
     enum Phase {
-        case rateLimited, queued, requesting, transferring, readingDisk, waitingToDecode, decoding
+        case rateLimited, queued, downloading, readingDisk, waitingToDecode, decoding
     }
 
     struct Task {
@@ -53,7 +55,6 @@ struct ImagePipeline {
         /// The prefetcher batch holding the task; `nil` when no prefetcher does.
         var prefetchBatch: Int?
         var highPriority: Bool
-        var attempt = 0
         /// Whether an attempt has left the device (counted once in `imageRequests`).
         var sent = false
         /// When the first attempt left the device, and the connection it holds (1…), for the
@@ -71,8 +72,7 @@ struct ImagePipeline {
     let network: NetworkProfile
     var memoryCache: any EvictionPolicy
     var diskCache: any EvictionPolicy
-    var link: NetworkLink
-    var generator: SeededGenerator
+    var transport: Transport
     /// Tasks by URL: looked up, never iterated for output.
     var tasks: [UInt64: Task] = [:]
     var highQueue = Deque<UInt64>()
@@ -91,10 +91,6 @@ struct ImagePipeline {
     var nextSerial = 0
     var ready: [UInt64] = []
     var failed: [UInt64] = []
-    /// Absolute times when the network is down (set by the owner at each launch).
-    var offline: [Range<Int64>] = []
-
-    func isOffline(at time: Int64) -> Bool { offline.contains { $0.contains(time) } }
 
     // Counters for the results row.
     var imageRequests = 0
@@ -105,17 +101,16 @@ struct ImagePipeline {
     /// The requests sent, when the run records them (`bench run --requests`).
     var requestLog: RequestRecorder?
 
-    init(configuration: PipelineConfiguration, profile: DeviceProfile, network: NetworkProfile, seed: UInt64) throws {
+    init(configuration: PipelineConfiguration, profile: DeviceProfile, network: NetworkProfile, transport: Transport) throws {
         self.configuration = configuration
         self.profile = profile
         self.network = network
         // Policy ages are in seconds; the simulator's clock counts nanoseconds.
         memoryCache = try configuration.memoryPolicy.makePolicy(limits: configuration.memoryLimits, ageScale: 1_000_000_000, source: "--policy")
         diskCache = try configuration.diskPolicy.makePolicy(limits: configuration.diskLimits, ageScale: 1_000_000_000, source: "--disk-policy")
-        link = NetworkLink(network: network)
+        self.transport = transport
         prefetcher = PrefetchBatches(limit: configuration.prefetchConcurrency, perBatch: configuration.prefetchPerBatch)
         rateLimiter = configuration.downloadRateLimit.map(TokenBucket.init)
-        generator = SeededGenerator(seed: seed, stream: 0x6e65_7477_6f72_6b)
     }
 
     /// The bitmap bytes an image costs once decoded (DESIGN.md §1.4).
@@ -135,7 +130,7 @@ struct ImagePipeline {
 
     /// A cell needs `image` now. Memory hits are served at once; otherwise a task is joined or
     /// started and the image is reported by `takeReady()` when it is decoded.
-    mutating func requestDisplay(_ image: ImageDescriptor, at now: Int64, queue: inout EventQueue<SimulationEvent>) -> DisplayOutcome {
+    mutating func requestDisplay<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, at now: Int64, queue: inout Clock) -> DisplayOutcome {
         if memoryCache.lookup(request(image, time: now, forMemory: true)) { return .memoryHit }
         if var task = tasks[image.url] {
             task.displayWaiting = true
@@ -158,7 +153,7 @@ struct ImagePipeline {
     }
 
     /// The cell showing `url` left the screen before its image arrived.
-    mutating func cancelDisplay(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+    mutating func cancelDisplay<Clock: RunClock<SimulationEvent>>(_ url: UInt64, at now: Int64, queue: inout Clock) {
         guard var task = tasks[url] else { return }
         task.displayWaiting = false
         tasks[url] = task
@@ -167,13 +162,13 @@ struct ImagePipeline {
 
     /// The prefetcher is given `images` (items entering the window, nearest first) as one batch
     /// (UIKit's `prefetchItemsAt`); it requests them within its limit.
-    mutating func startPrefetching<Images: Sequence<ImageDescriptor>>(_ images: Images, at now: Int64,
-                                                                      queue: inout EventQueue<SimulationEvent>) {
+    mutating func startPrefetching<Clock: RunClock<SimulationEvent>, Images: Sequence<ImageDescriptor>>(
+        _ images: Images, at now: Int64, queue: inout Clock) {
         issuePrefetches(in: prefetcher.add(images), at: now, queue: &queue)
     }
 
     /// Requests `batch`'s waiting images while it is under its limit.
-    mutating func issuePrefetches(in batch: Int, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+    mutating func issuePrefetches<Clock: RunClock<SimulationEvent>>(in batch: Int, at now: Int64, queue: inout Clock) {
         while let image = prefetcher.next(in: batch) {
             if !issuePrefetch(image, batch: batch, at: now, queue: &queue) { prefetcher.finished(in: batch) }
         }
@@ -181,7 +176,7 @@ struct ImagePipeline {
 
     /// One prefetch: joins a task under way, or reads the disk, or downloads; returns `false`
     /// when there is nothing to do (in memory, on disk and not to be loaded, already prefetched).
-    mutating func issuePrefetch(_ image: ImageDescriptor, batch: Int, at now: Int64, queue: inout EventQueue<SimulationEvent>) -> Bool {
+    mutating func issuePrefetch<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, batch: Int, at now: Int64, queue: inout Clock) -> Bool {
         if var task = tasks[image.url] {
             guard task.prefetchBatch == nil else { return false }
             task.prefetchBatch = batch
@@ -200,7 +195,7 @@ struct ImagePipeline {
 
     /// The prefetcher no longer wants `url` (it left the window): taken off the waiting list, or
     /// released (and cancelled if no display waits for it). A prefetcher per batch is never stopped.
-    mutating func stopPrefetch(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+    mutating func stopPrefetch<Clock: RunClock<SimulationEvent>>(_ url: UInt64, at now: Int64, queue: inout Clock) {
         guard !prefetcher.perBatch, !prefetcher.withdraw(url), var task = tasks[url], let batch = task.prefetchBatch else { return }
         task.prefetchBatch = nil
         tasks[url] = task
@@ -209,7 +204,7 @@ struct ImagePipeline {
     }
 
     /// A prefetch of `batch` is over: the batch may request its next image.
-    mutating func prefetchEnded(_ batch: Int?, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+    mutating func prefetchEnded<Clock: RunClock<SimulationEvent>>(_ batch: Int?, at now: Int64, queue: inout Clock) {
         guard let batch else { return }
         prefetcher.finished(in: batch)
         issuePrefetches(in: batch, at: now, queue: &queue)
@@ -233,7 +228,7 @@ struct ImagePipeline {
 
     /// Drops every task (the app was killed or relaunched); caches are the owner's business.
     mutating func abandonAll(at now: Int64) {
-        for url in link.transfers.map(\.url) { link.cancel(url, at: now) }
+        transport.cancelAll(at: now)
         tasks.removeAll()
         highQueue.removeAll()
         lowQueue.removeAll()
@@ -249,10 +244,10 @@ struct ImagePipeline {
     }
 
     /// Bytes of downloads under way and of bitmaps being decoded (app memory).
-    var bytesInFlight: Int64 { link.bytesReceived + bytesDecoding }
+    var bytesInFlight: Int64 { transport.bytesReceived + bytesDecoding }
 
     /// Schedules the memory cache's periodic sweep, if it has one, from `now` (a launch starts).
-    mutating func startSweeping(at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+    mutating func startSweeping<Clock: RunClock<SimulationEvent>>(at now: Int64, queue: inout Clock) {
         if let interval = configuration.memorySweepInterval { queue.schedule(.pipeline(.memorySweep), at: now + interval) }
     }
 
@@ -278,8 +273,8 @@ struct ImagePipeline {
                     highPriority: display || !configuration.prefetchLowPriority, startedByPrefetch: !display)
     }
 
-    mutating func startDiskRead(_ image: ImageDescriptor, display: Bool, batch: Int? = nil, at now: Int64,
-                                queue: inout EventQueue<SimulationEvent>) {
+    mutating func startDiskRead<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, display: Bool, batch: Int? = nil,
+                                                                  at now: Int64, queue: inout Clock) {
         let task = newTask(image, display: display, batch: batch, phase: .readingDisk)
         tasks[image.url] = task
         let readTime = profile.diskReadLatency + image.encodedBytes * 1_000_000_000 / profile.diskReadBytesPerSecond
@@ -287,8 +282,8 @@ struct ImagePipeline {
     }
 
     /// A new download: through the rate limiter when there is one, then into its priority's queue.
-    mutating func startDownload(_ image: ImageDescriptor, display: Bool, batch: Int? = nil, at now: Int64,
-                                queue: inout EventQueue<SimulationEvent>) {
+    mutating func startDownload<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, display: Bool, batch: Int? = nil,
+                                                                  at now: Int64, queue: inout Clock) {
         tasks[image.url] = newTask(image, display: display, batch: batch, phase: .queued)
         if rateLimiter != nil, !rateLimited.isEmpty || !rateLimiter!.take(at: now) {
             tasks[image.url]?.phase = .rateLimited
@@ -308,43 +303,41 @@ struct ImagePipeline {
         if task.highPriority { highQueue.append(url) } else { lowQueue.append(url) }
     }
 
-    mutating func scheduleRateRetry(queue: inout EventQueue<SimulationEvent>) {
+    mutating func scheduleRateRetry<Clock: RunClock<SimulationEvent>>(queue: inout Clock) {
         guard !rateRetryScheduled, let delay = rateLimiter?.retryDelay else { return }
         rateRetryScheduled = true
         queue.schedule(.pipeline(.rateLimiterRetry), after: delay)
     }
 
     /// Gives free connections to queued tasks, high priority first.
-    mutating func dispatchQueued(at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+    mutating func dispatchQueued<Clock: RunClock<SimulationEvent>>(at now: Int64, queue: inout Clock) {
         while connectionsInUse < network.connectionsPerHost {
             guard let url = highQueue.popFirst() ?? lowQueue.popFirst() else { return }
             guard var task = tasks[url] else { continue }
             connectionsInUse += 1
-            task.phase = .requesting
+            task.phase = .downloading
             if requestLog != nil { task.connection = requestLog!.takeConnection() }
+            if transport.start(task.image, serial: task.serial, at: now, clock: &queue) { markSent(&task, at: now) }
             tasks[url] = task
-            sendAttempt(url, at: now, queue: &queue)
         }
     }
 
-    /// One attempt: a round trip to the first byte, or a loss noticed after the retry timeout.
-    mutating func sendAttempt(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
-        guard var task = tasks[url] else { return }
-        if !isOffline(at: now), !task.sent {
-            task.sent = true
-            task.sentAt = now
-            tasks[url] = task
-            imageRequests += 1
-        }
-        if isOffline(at: now) {
-            // No connection: the attempt fails at once and is retried after the timeout.
-            queue.schedule(.pipeline(.attemptLost(url: url, serial: task.serial)), after: 0)
-        } else if network.loss > 0, generator.chance(network.loss) {
-            queue.schedule(.pipeline(.attemptLost(url: url, serial: task.serial)), after: network.retryTimeout)
-        } else {
-            let roundTrip = generator.next(in: network.oneWayDelay) + generator.next(in: network.oneWayDelay)
-            queue.schedule(.pipeline(.responseStarted(url: url, serial: task.serial)), after: roundTrip)
-        }
+    /// The first attempt of `task`'s download to leave the device did so at `now`.
+    mutating func markSent(_ task: inout Task, at now: Int64) {
+        guard !task.sent else { return }
+        task.sent = true
+        task.sentAt = now
+        imageRequests += 1
+    }
+
+    /// `url`'s download gave up after its retries: its connection is freed for the next.
+    mutating func giveUp<Clock: RunClock<SimulationEvent>>(_ url: UInt64, at now: Int64, queue: inout Clock) {
+        guard let task = tasks[url] else { return }
+        releaseConnection(of: task)
+        tasks[url] = nil
+        if task.displayWaiting { failed.append(url) }
+        prefetchEnded(task.prefetchBatch, at: now, queue: &queue)
+        dispatchQueued(at: now, queue: &queue)
     }
 
     /// Frees the connection `task` holds.
@@ -353,7 +346,7 @@ struct ImagePipeline {
         requestLog?.releaseConnection(task.connection)
     }
 
-    mutating func cancel(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+    mutating func cancel<Clock: RunClock<SimulationEvent>>(_ url: UInt64, at now: Int64, queue: inout Clock) {
         guard let task = tasks[url] else { return }
         switch task.phase {
         case .rateLimited:
@@ -363,54 +356,46 @@ struct ImagePipeline {
             if let i = highQueue.firstIndex(of: url) { highQueue.remove(at: i) }
             if let i = lowQueue.firstIndex(of: url) { lowQueue.remove(at: i) }
             tasks[url] = nil
-        case .requesting, .transferring:
-            if task.phase == .transferring { link.cancel(url, at: now); scheduleLinkCheck(queue: &queue) }
+        case .downloading:
+            let received = transport.cancel(url, at: now, clock: &queue)
+            if task.sent {
+                cancelledRequests += 1
+                requestLog?.download(task.image, sentAt: task.sentAt, now: now, connection: task.connection, cancelledAfter: received)
+            }
             releaseConnection(of: task)
             tasks[url] = nil
-            if task.sent { cancelledRequests += 1 }
             dispatchQueued(at: now, queue: &queue)
         case .readingDisk, .waitingToDecode, .decoding:
             break // local work finishes and lands in the caches
         }
     }
 
-    mutating func scheduleLinkCheck(queue: inout EventQueue<SimulationEvent>) {
-        if let finish = link.nextFinish() {
-            queue.schedule(.pipeline(.linkCheck(generation: link.generation)), at: max(finish, queue.now))
-        }
-    }
-
     /// Handles one of the pipeline's own events.
-    mutating func handle(_ event: PipelineEvent, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+    mutating func handle<Clock: RunClock<SimulationEvent>>(_ event: PipelineEvent, at now: Int64, queue: inout Clock) {
         switch event {
-        case let .responseStarted(url, serial):
-            guard var task = tasks[url], task.serial == serial, task.phase == .requesting else { return }
-            task.phase = .transferring
-            tasks[url] = task
-            link.start(url, bytes: task.image.encodedBytes, at: now)
-            scheduleLinkCheck(queue: &queue)
-        case let .attemptLost(url, serial):
-            guard var task = tasks[url], task.serial == serial, task.phase == .requesting else { return }
-            task.attempt += 1
-            tasks[url] = task
-            if task.attempt <= network.maxRetries {
-                let retryAt = now + (isOffline(at: now) ? network.retryTimeout : 0)
-                queue.schedule(.pipeline(.retry(url: url, serial: serial)), at: retryAt)
-            } else {
-                releaseConnection(of: task)
-                tasks[url] = nil
-                if task.displayWaiting { failed.append(url) }
-                prefetchEnded(task.prefetchBatch, at: now, queue: &queue)
+        case let .transport(event):
+            switch transport.handle(event, at: now, clock: &queue) {
+            case .nothing:
+                break
+            case let .sent(url):
+                guard var task = tasks[url] else { return }
+                markSent(&task, at: now)
+                tasks[url] = task
+            case let .failed(url):
+                giveUp(url, at: now, queue: &queue)
+            case let .unsent(url, gaveUp):
+                guard var task = tasks[url] else { return }
+                if task.sent {
+                    task.sent = false
+                    imageRequests -= 1
+                    tasks[url] = task
+                }
+                if gaveUp { giveUp(url, at: now, queue: &queue) }
+            case let .finished(urls):
+                for url in urls { finishDownload(url, at: now, queue: &queue) }
+                transport.resume(at: now, clock: &queue)
                 dispatchQueued(at: now, queue: &queue)
             }
-        case let .retry(url, serial):
-            guard let task = tasks[url], task.serial == serial, task.phase == .requesting else { return }
-            sendAttempt(url, at: now, queue: &queue)
-        case let .linkCheck(generation):
-            guard generation == link.generation else { return }
-            for url in link.takeFinished(at: now) { finishDownload(url, at: now, queue: &queue) }
-            scheduleLinkCheck(queue: &queue)
-            dispatchQueued(at: now, queue: &queue)
         case let .diskReadDone(url, serial):
             guard let task = tasks[url], task.serial == serial else { return }
             startDecode(task, at: now, queue: &queue)
@@ -437,7 +422,7 @@ struct ImagePipeline {
         }
     }
 
-    mutating func finishDownload(_ url: UInt64, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+    mutating func finishDownload<Clock: RunClock<SimulationEvent>>(_ url: UInt64, at now: Int64, queue: inout Clock) {
         guard let task = tasks[url] else { return }
         releaseConnection(of: task)
         requestLog?.download(task.image, sentAt: task.sentAt, now: now, connection: task.connection)
@@ -468,7 +453,7 @@ struct ImagePipeline {
     }
 
     /// Decodes the task's image now, or queues it when the decode queue is full.
-    mutating func startDecode(_ task: Task, at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+    mutating func startDecode<Clock: RunClock<SimulationEvent>>(_ task: Task, at now: Int64, queue: inout Clock) {
         var task = task
         if let limit = configuration.decodeConcurrency, decodesRunning >= limit {
             task.phase = .waitingToDecode
@@ -486,10 +471,22 @@ struct ImagePipeline {
     }
 
     /// Starts the next queued decode, a high-priority one first. O(queued decodes).
-    mutating func startNextDecode(at now: Int64, queue: inout EventQueue<SimulationEvent>) {
+    mutating func startNextDecode<Clock: RunClock<SimulationEvent>>(at now: Int64, queue: inout Clock) {
         guard !decodeQueue.isEmpty else { return }
         let index = decodeQueue.firstIndex { tasks[$0]?.highPriority == true } ?? decodeQueue.startIndex
         let url = decodeQueue.remove(at: index)
         if let task = tasks[url] { startDecode(task, at: now, queue: &queue) }
+    }
+}
+
+/// The pipeline over the simulated network, as simulated runs use it.
+typealias ImagePipeline = ImageLoadingPipeline<SimulatedImageTransport>
+
+extension ImageLoadingPipeline where Transport == SimulatedImageTransport {
+    /// A pipeline whose downloads cross the simulated `network`, never down, drawing from `seed`
+    /// (the pipeline on its own, as its tests drive it).
+    init(configuration: PipelineConfiguration, profile: DeviceProfile, network: NetworkProfile, seed: UInt64) throws {
+        try self.init(configuration: configuration, profile: profile, network: network,
+                      transport: SimulatedImageTransport(network: network, seed: seed))
     }
 }

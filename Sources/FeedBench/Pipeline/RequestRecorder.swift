@@ -3,8 +3,10 @@
 /// app's session against the server can be compared request for request.
 ///
 /// - An image download is a line when its last byte arrives: `GET /images/{id}.jpg`, 200, the
-///   image's bytes, timed from its first attempt leaving the device; downloads cancelled or
-///   abandoned after their retries never complete at the server either, and have no line.
+///   image's bytes, timed from its first attempt leaving the device. A download cancelled after
+///   it was sent is a line when it is cancelled, status 499 and the bytes received until then,
+///   as the server logs a client that closed; downloads abandoned after their retries and those
+///   still under way when the session ends have no line.
 /// - A feed API call is a line when its answer arrives: `GET /v1/images/search?limit=10&page=N`
 ///   where N is the run's N-th call (the page `bench serve` answers with the same feed), with
 ///   its status (200, 500, 504, 429) and the bytes of `FeedAPIBody` for a server at
@@ -37,11 +39,13 @@ struct RequestRecorder {
         if number >= 1 && number <= inUse.count { inUse[number - 1] = false }
     }
 
-    /// A download finished at `now`, first sent at `sentAt`.
-    mutating func download(_ image: ImageDescriptor, sentAt: Int64, now: Int64, connection: Int) {
+    /// A download first sent at `sentAt` ended at `now`: it finished, or it was cancelled when
+    /// `cancelledAfter` of its bytes had arrived.
+    mutating func download(_ image: ImageDescriptor, sentAt: Int64, now: Int64, connection: Int, cancelledAfter received: Int64? = nil) {
         records.append(RequestLogFile.Record(
-            time: sentAt - origin, method: "GET", path: "/images/\(image.url).jpg", status: 200, bytes: image.encodedBytes,
-            objectBytes: image.encodedBytes, injectedDelay: now - sentAt, duration: now - sentAt, connection: connection))
+            time: sentAt - origin, method: "GET", path: "/images/\(image.url).jpg", status: received == nil ? 200 : RequestLogFile.clientClosed,
+            bytes: received ?? image.encodedBytes, objectBytes: image.encodedBytes, injectedDelay: now - sentAt, duration: now - sentAt,
+            connection: connection))
     }
 
     /// The `call`-th API call, sent at `sentAt`, answered at `now`.

@@ -12,10 +12,14 @@ import Foundation
 ///   `duration_ms`: arrival to the last byte; `connection`: 1, 2, … in order of first request.
 ///
 /// Lines are in order of completion, not arrival: a reader that wants the order in which the
-/// client asked sorts by `time_ms` (`records` does).
+/// client asked sorts by `time_ms` (`records` does). A request the client gave up on before its
+/// last byte (a cancelled download) still has its line, with status 499 (`clientClosed`, as
+/// nginx logs it) and the bytes sent until then: every request that reached the server is there.
 public enum RequestLogFile {
     public static let columns = ["time_ms", "method", "path", "status", "bytes", "object_bytes",
                                  "injected_delay_ms", "duration_ms", "connection"]
+    /// The status of a request whose client closed the connection before the response ended.
+    public static let clientClosed = 499
     /// The header line, line end included.
     public static let header = columns.joined(separator: ",") + "\n"
 

@@ -22,6 +22,11 @@ public struct ServeConditions: Sendable, Hashable {
     /// Whether the network is down: every request is refused at once (503) until it is back.
     public var offline = false
 
+    /// The header `bench serve` puts on its answers while `offline` (`FeedBench-Network:
+    /// offline`): the simulated network is down, so the request never left the device. A live
+    /// run counts it as its simulation counts an attempt made offline: not as a request.
+    public static let offlineHeader = (name: "FeedBench-Network", value: "offline")
+
     public init(network: NetworkProfile, api: FeedAPIConfiguration = FeedAPIConfiguration()) {
         self.network = network
         self.api = api

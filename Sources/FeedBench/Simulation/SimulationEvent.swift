@@ -1,4 +1,4 @@
-/// Everything that can happen in a run, on one `EventQueue`.
+/// Everything that can happen in a run, on its clock (`RunClock`).
 public enum SimulationEvent: Sendable {
     /// Frame `index` of the current launch: scroll, display, prefetch.
     case frame(index: Int, launch: Int)

@@ -204,7 +204,8 @@ public struct SweepPlan: Sendable {
     /// Every run, in order (for plans small enough to hold).
     public var configurations: [RunConfiguration] { (0..<count).map(configuration(at:)) }
 
-    /// FNV-1a (64-bit) over a canonical text of every axis and the session settings.
+    /// FNV-1a (64-bit) over bench's version and a canonical text of every axis and the session
+    /// settings.
     static func fingerprint(profiles: [DeviceProfile], networks: [NetworkProfile?], caches: [CacheSetup],
                             memoryLimits: [CacheSize], diskLimits: [CacheSize], windows: [WindowMode],
                             workloads: [[ScrollWorkload]], strategies: [LaunchStrategy], seeds: [UInt64],
@@ -213,6 +214,8 @@ public struct SweepPlan: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         hash.add("feedbench-grid-1")
+        // Another bench may simulate the same grid differently: its shards do not mix.
+        hash.add(FeedBench.version)
         for profile in profiles { hash.add(bytes: (try? encoder.encode(profile)) ?? Data(profile.name.utf8)) }
         for network in networks { hash.add(network?.name ?? "(profile's)") }
         for cache in caches { hash.add(cache.label) }

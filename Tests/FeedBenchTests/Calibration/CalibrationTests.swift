@@ -65,6 +65,18 @@ import Testing
         #expect(RequestClassifier.matches("https://a.b/c/d.jpg", "*.jpg") && RequestClassifier.matches("abc", "a*c") && !RequestClassifier.matches("abcd", "a*c"))
     }
 
+    /// A `bench serve` log line of a download the client gave up on (499) is an aborted request,
+    /// status 0 as a HAR has it, and no image body to fit sizes or bandwidth from.
+    @Test func aLoggedDownloadTheClientAbandonedIsAnAbortedRequest() {
+        let sources = CaptureSources(classifier: RequestClassifier())
+        let abandoned = sources.request(RequestLogFile.Record(time: 0, method: "GET", path: "/images/7.jpg", status: 499, bytes: 1_200,
+                                                              objectBytes: 40_000, injectedDelay: 0, duration: 90_000_000, connection: 1))
+        let finished = sources.request(RequestLogFile.Record(time: 0, method: "GET", path: "/images/7.jpg", status: 200, bytes: 40_000,
+                                                             objectBytes: 40_000, injectedDelay: 0, duration: 90_000_000, connection: 1))
+        #expect(abandoned.kind == .image && abandoned.status == 0 && abandoned.bodyBytes == nil)
+        #expect(finished.status == 200 && finished.bodyBytes == 40_000)
+    }
+
     @Test func nothingToFitIsRefusedInOneLine() throws {
         let har = #"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [{"startedDateTime": "2026-11-23T10:00:00Z", "time": 1, "request": {"method": "GET", "url": "https://x.test/", "httpVersion": "h2", "headers": []}, "response": {"status": 200, "headers": [], "content": {"size": 3, "mimeType": "text/html"}}, "timings": {"send": 0, "wait": 1, "receive": 0}}]}}"#
         var calibration = Calibration()

@@ -1,4 +1,4 @@
-import TestScratch
+import TestSupport
 import Testing
 @testable import FeedBench
 

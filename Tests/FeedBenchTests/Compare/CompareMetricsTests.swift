@@ -42,6 +42,31 @@ import Testing
         #expect(rate.formatDelta(-20_000) == "-0.020000" && count.formatDelta(3) == "+3" && count.formatDelta(0) == "0")
     }
 
+    /// The byte-level cell parser against a plain model of its rule (digits, at most one point
+    /// with digits on both sides, at most `decimals` after it, no overflow) on random cells.
+    @Test func scaledCellsParseAsTheirRuleSaysOnRandomText() {
+        func model(_ text: String, decimals: Int) -> Int64? {
+            let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+            let whole = parts[0], fraction = parts.count > 1 ? String(parts[1]) : ""
+            let digits = Set("0123456789")
+            guard !whole.isEmpty, parts.count == 1 || !fraction.isEmpty, fraction.count <= decimals,
+                  (whole + fraction).allSatisfy(digits.contains) else { return nil }
+            return Int64(whole + fraction + String(repeating: "0", count: decimals - fraction.count))
+        }
+        let alphabet = Array("0123456789.0123456789-+e ٣")
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<20_000 {
+            let length = Int(generator.next(below: 24))
+            let text = String((0..<length).map { _ in alphabet[Int(generator.next(below: UInt64(alphabet.count)))] })
+            let decimals = [0, 3, 6][Int(generator.next(below: 3))]
+            #expect(ResultMetric.parseScaled(Substring(text), decimals: decimals) == model(text, decimals: decimals), "\(text) with \(decimals)")
+        }
+        #expect(ResultMetric.parseScaled("9223372036854775807", decimals: 0) == .max)
+        #expect(ResultMetric.parseScaled("9223372036854775808", decimals: 0) == nil)
+        #expect(ResultMetric.parseScaled("9223372036854775.807", decimals: 3) == .max)
+        #expect(ResultMetric.parseScaled("9223372036854776", decimals: 3) == nil)
+    }
+
     @Test func absoluteAndRelativeTolerancesAllowUpToTheirLimitEitherWay() {
         #expect(Tolerance.absolute(5_000).allows(base: 965_217, new: 960_217))
         #expect(!Tolerance.absolute(5_000).allows(base: 965_217, new: 960_216))

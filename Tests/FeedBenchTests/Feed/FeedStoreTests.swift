@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-import TestScratch
+import TestSupport
 import Testing
 @testable import FeedBench
 

@@ -16,9 +16,11 @@ import Testing
 
     @Test func theRequestsAddUpToTheRunsFigures() throws {
         let result = try FeedSimulation.run(Self.configuration())
-        let images = result.requests.filter { $0.path.hasPrefix("/images/") }
+        let downloads = result.requests.filter { $0.path.hasPrefix("/images/") }
         let calls = result.requests.filter { $0.path.hasPrefix("/v1/images/search") }
-        #expect(images.count + calls.count == result.requests.count)
+        #expect(downloads.count + calls.count == result.requests.count)
+        let images = downloads.filter { $0.status == 200 }
+        #expect(downloads.count - images.count == result.cancelledRequests)
         // Every download that completed, once; a session can end with the connections' worth in flight.
         let completed = result.imageRequests - result.cancelledRequests
         #expect(images.count <= completed && images.count >= completed - NetworkProfile.wifi.connectionsPerHost)
@@ -29,6 +31,19 @@ import Testing
         #expect(calls.map(\.path) == (1...calls.count).map { "/v1/images/search?limit=10&page=\($0)" }, "page N is the N-th call")
         #expect(result.requests.allSatisfy { $0.duration == $0.injectedDelay && $0.duration > 0 && $0.time >= 0 })
         #expect(result.requests.map { $0.time + $0.duration } == result.requests.map { $0.time + $0.duration }.sorted(), "in order of completion")
+    }
+
+    /// A download cancelled after it was sent (at 3g, skimming, nearly all are) is a line too,
+    /// as the server logs a client that closed: 499, the bytes that had arrived, not an access.
+    @Test func aCancelledDownloadIsA499WithTheBytesThatHadArrived() throws {
+        let result = try FeedSimulation.run(Self.configuration(network: .threeG))
+        let cancelled = result.requests.filter { $0.status == RequestLogFile.clientClosed }
+        #expect(result.cancelledRequests > 100 && cancelled.count == result.cancelledRequests)
+        #expect(cancelled.allSatisfy { $0.path.hasPrefix("/images/") && $0.bytes < $0.objectBytes! && $0.imageAccess == nil })
+        let partWay = cancelled.filter { $0.bytes > 0 }
+        #expect(!partWay.isEmpty, "cancelled part way")
+        // No faster than the link: a transfer gets at most the whole bandwidth from its first byte.
+        #expect(partWay.allSatisfy { Double($0.bytes) <= NetworkProfile.threeG.bytesPerSecond * Double($0.duration) / 1e9 })
     }
 
     /// A connection carries one download at a time, and there are at most the network's.

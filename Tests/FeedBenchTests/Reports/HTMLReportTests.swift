@@ -1,6 +1,6 @@
 @testable import FeedBench
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// `bench report`'s page read back as markup, on the committed standard matrix: per profile

@@ -1,6 +1,6 @@
 @testable import FeedBench
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// Every output of a command is tried before any work: a path that cannot be written is

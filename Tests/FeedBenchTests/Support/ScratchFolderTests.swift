@@ -1,5 +1,5 @@
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// The tests leave nothing in the temporary directory: a test's scratch folder goes when the

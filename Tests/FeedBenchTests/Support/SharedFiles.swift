@@ -1,6 +1,6 @@
 import FeedBench
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// Paths of files the tests read or write.

@@ -1,6 +1,6 @@
 @testable import FeedBench
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// Sweep configs: JSON and YAML give the same grid; every malformed config is refused in one

@@ -1,11 +1,11 @@
 @testable import FeedBench
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// A sweep's file: the same bytes whatever the number of jobs, after an interruption and a
 /// resume, and from merged shards; seed aggregates that are the mean, min and max of the rows
-/// above them; and merges of files that do not belong together refused.
+/// above them (merging shards: `SweepMergeTests`).
 @Suite(.scratchFolder) struct SweepJobTests {
     /// 2 policies × 2 windows × 3 seeds of a 10-second browser session on low-end: 12 runs.
     func plan(seeds: [String] = ["1", "2", "3"], policies: [String] = ["lru", "fifo"]) throws -> SweepPlan {
@@ -92,36 +92,6 @@ import Testing
         } throws: { error in
             "\(error)".hasPrefix("\(path):2: sweep_grid: expected ") && "\(error)".contains("the file is from another sweep")
         }
-    }
-
-    @Test func shardsMergeIntoTheSingleMachineFile() throws {
-        let folder = try SharedFiles.scratchDirectory()
-        let plan = try plan()
-        let whole = folder.appendingPathComponent("whole.csv").path
-        _ = try sweep(plan, jobs: 2, to: whole)
-        var files: [ResultsFile] = []
-        for k in [3, 1, 2] {
-            let path = folder.appendingPathComponent("shard-\(k).csv").path
-            let summary = try sweep(plan, jobs: 1, shard: Shard.parse("\(k)/3", source: "test"), to: path)
-            #expect(summary.runs == 4)
-            files.append(try ResultsFile.read(path: path))
-        }
-        let merged = folder.appendingPathComponent("merged.csv").path
-        #expect(try SweepMerge.merge(files, into: merged) == 12)
-        #expect(try read(merged) == read(whole))
-
-        #expect { try SweepMerge.merge(Array(files.prefix(2)), into: merged) } throws: { error in
-            "\(error)".contains("found 4 missing: runs 2, 5, 8, 11; add the missing shard files")
-        }
-        #expect { try SweepMerge.merge(files + [files[0]], into: merged) } throws: { error in
-            "\(error)".contains("sweep_run: expected each run once, found run 3 again")
-        }
-        let other = folder.appendingPathComponent("other.csv").path
-        _ = try sweep(self.plan(seeds: ["4", "5", "6"]), jobs: 2, shard: Shard.parse("2/3", source: "test"), to: other)
-        #expect { try SweepMerge.merge([files[0], try ResultsFile.read(path: other)], into: merged) } throws: { error in
-            "\(error)".contains("sweep_grid: expected \(plan.fingerprint) with 12 runs") && "\(error)".contains("these files come from different sweeps")
-        }
-        #expect(try read(merged) == read(whole))
     }
 
     @Test(arguments: ["3/2", "0/2", "1/0", "a/b", "2", "+1/2"])

@@ -1,6 +1,6 @@
 @testable import FeedBench
 import Foundation
-import TestScratch
+import TestSupport
 import Testing
 
 /// `bench tune --results`: a sweep's rows read back give exactly the samples, front and

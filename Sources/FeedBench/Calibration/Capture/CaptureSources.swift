@@ -28,7 +28,8 @@ struct CaptureSources {
     }
 
     /// A `bench serve` log line: the API's route and `/images/{id}.jpg` (or the patterns), the
-    /// whole image's size as the body, the time from arrival to the last byte.
+    /// whole image's size as the body, the time from arrival to the last byte. A request the
+    /// client gave up on (499) is an aborted one, status 0 as in a HAR.
     func request(_ record: RequestLogFile.Record) -> CapturedRequest {
         let kind: CapturedRequest.Kind
         if let api = classifier.api, RequestClassifier.matches(record.path, api) {
@@ -42,7 +43,8 @@ struct CaptureSources {
         } else {
             kind = .other
         }
-        return CapturedRequest(kind: kind, start: Double(record.time) / 1e6, host: "bench serve", status: record.status,
+        return CapturedRequest(kind: kind, start: Double(record.time) / 1e6, host: "bench serve",
+                               status: record.status == RequestLogFile.clientClosed ? 0 : record.status,
                                bodyBytes: record.status == 200 && record.bytes > 0 ? Int(record.bytes) : nil, wireBytes: Int(record.bytes),
                                duration: Double(record.duration) / 1e6, connection: String(record.connection))
     }

@@ -36,10 +36,14 @@ struct NetworkLink {
         generation += 1
     }
 
-    mutating func cancel(_ url: UInt64, at now: Int64) {
+    /// Stops `url`'s transfer at `now`; returns the bytes it had received.
+    @discardableResult
+    mutating func cancel(_ url: UInt64, at now: Int64) -> Int64 {
         advance(to: now)
-        transfers.removeAll { $0.url == url }
+        guard let index = transfers.firstIndex(where: { $0.url == url }) else { return 0 }
+        let transfer = transfers.remove(at: index)
         generation += 1
+        return Int64(min(transfer.total, transfer.total - transfer.remaining))
     }
 
     /// Removes and returns the transfers finished by `now` (in start order).
