@@ -46,7 +46,7 @@ struct AgreeCommand: ParsableCommand {
         session.duration = session.duration ?? "30s"
         var grid = try matrix.grid()
         // bench run takes one network; bench agree a list of them.
-        grid.networks = SweepGrid.values(matrix.network.map { [$0] } ?? [], option: "--network")
+        grid.networks = SweepGrid.values(matrix.network, option: "--network")
         try session.apply(to: &grid.session)
         let configurations = try SweepPlan(grid).configurations
         for configuration in configurations {
@@ -86,14 +86,7 @@ struct AgreeCommand: ParsableCommand {
                                      conditions: ServeConditions(network: configuration.network, api: configuration.api))
         let server = try InProcessServer(settings)
         defer { server.stop() }
-        let terminal = isatty(2) == 1
-        var framesLate = 0
-        let result = try LiveSession.run(configuration, server: server.url) { progress in
-            framesLate = progress.framesLate
-            FileDescriptorOutput.write((terminal ? "\r\u{1B}[K" : "") + "live \(server.url): " + progress.line + (terminal ? "" : "\n"), to: 2)
-        }
-        if terminal { FileDescriptorOutput.write("\n", to: 2) }
-        return (result, framesLate)
+        return try LiveSession.runDrawingProgress(configuration, server: server.url)
     }
 }
 

@@ -41,13 +41,13 @@ struct RunMatrixOptions: ParsableArguments {
         var grid = SweepGrid()
         grid.profiles = [SweepGrid.Value(profile, source: "--profile")]
         grid.networks = network.map { [SweepGrid.Value($0, source: "--network")] } ?? []
-        grid.policies = SweepGrid.values(policy.map { [$0] } ?? [], option: "--policy")
-        grid.presets = SweepGrid.values(preset.map { [$0] } ?? [], option: "--preset")
-        grid.memoryLimits = SweepGrid.values(memoryLimit.map { [$0] } ?? [], option: "--memory-limit")
-        grid.windows = SweepGrid.values(window.map { [$0] } ?? [], option: "--window")
-        try grid.addTraces(SweepGrid.values(trace.map { [$0] } ?? [], option: "--trace"))
+        grid.policies = SweepGrid.values(policy, option: "--policy")
+        grid.presets = SweepGrid.values(preset, option: "--preset")
+        grid.memoryLimits = SweepGrid.values(memoryLimit, option: "--memory-limit")
+        grid.windows = SweepGrid.values(window, option: "--window")
+        try grid.addTraces(SweepGrid.values(trace, option: "--trace"))
         grid.strategies = [SweepGrid.Value(strategy, source: "--strategy")]
-        grid.seeds = SweepGrid.values(seed.map { [$0] } ?? [], option: "--seed")
+        grid.seeds = SweepGrid.values(seed, option: "--seed")
         // The standard matrix's own axes where a sweep's grid has other defaults.
         if grid.seeds.isEmpty { grid.seeds = StandardMatrix.seeds.map { SweepGrid.Value(String($0), source: "--seed") } }
         if grid.memoryLimits.isEmpty && grid.presets.isEmpty {

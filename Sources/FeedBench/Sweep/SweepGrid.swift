@@ -137,4 +137,9 @@ public struct SweepGrid: Sendable, Equatable {
     public static func values(_ lists: [String], option: String) -> [Value] {
         lists.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { Value(String($0), source: option) }
     }
+
+    /// The values of an option given at most once: none when it was not given.
+    public static func values(_ list: String?, option: String) -> [Value] {
+        values(list.map { [$0] } ?? [], option: option)
+    }
 }
