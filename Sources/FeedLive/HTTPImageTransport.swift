@@ -24,10 +24,6 @@ struct HTTPImageTransport: ImageTransport {
     let network: NetworkProfile
     /// The downloads under way, by image.
     var downloads: [UInt64: Download] = [:]
-    /// Attempts sent so far: each is numbered (`NumberedAttempts.header`), so `bench serve`
-    /// gives it the round trip the simulation gives the same attempt, whatever order the
-    /// requests reach it in.
-    var attemptsSent = 0
 
     mutating func start<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, serial: Int, at now: Int64,
                                                           clock: inout Clock) -> Bool {
@@ -42,9 +38,7 @@ struct HTTPImageTransport: ImageTransport {
         let path = "/images/\(url).jpg"
         let (http, inbox, serial, expected) = (http, inbox, download.serial, download.bytes)
         inbox.expect()
-        let headers = [(NumberedAttempts.header, String(attemptsSent))]
-        attemptsSent += 1
-        downloads[url]?.request = http.get(path, headers: headers, keepsBody: false) { answer in
+        downloads[url]?.request = http.get(path, keepsBody: false) { answer in
             switch answer {
             case let .reply(200, _, bytes) where bytes == expected:
                 inbox.post(.pipeline(.transport(.progress(generation: serial))))

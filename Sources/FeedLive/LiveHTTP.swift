@@ -31,6 +31,10 @@ final class LiveHTTP: Sendable {
         case none
     }
 
+    /// The header each request carries its number in (1, 2, … in the order the app made them):
+    /// `bench serve` lets requests into its network model in that order (`RequestOrder`).
+    static let numberHeader = "FeedBench-Request"
+
     /// The server's URL, without a trailing slash: `http://127.0.0.1:8080`.
     let server: String
     let client: HTTPClient
@@ -57,8 +61,8 @@ final class LiveHTTP: Sendable {
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// Starts `GET server + path` with `headers`; returns the request's number (for `cancel(_:)`).
-    func get(_ path: String, headers: [(String, String)] = [], keepsBody: Bool, completion: @escaping @Sendable (Answer) -> Void) -> Int {
+    /// Starts `GET server + path`; returns the request's number (for `cancel(_:)`).
+    func get(_ path: String, keepsBody: Bool, completion: @escaping @Sendable (Answer) -> Void) -> Int {
         let number = numbers.withLock { number in
             number += 1
             return number
@@ -66,7 +70,8 @@ final class LiveHTTP: Sendable {
         requests.withLock { $0[number] = (nil, 0, keepsBody) }
         do {
             var request = try HTTPClient.Request(url: server + path)
-            request.headers.add(contentsOf: headers)
+            // The app's order of requests, which `bench serve` keeps whatever order they reach it in.
+            request.headers.add(name: Self.numberHeader, value: String(number))
             let task = client.execute(request: request, delegate: Reader(number: number, path: path, keepsBody: keepsBody, http: self,
                                                                          completion: completion))
             let cancelled = requests.withLock { requests -> Bool in

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import Synchronization
 
 /// `bench serve`: the mock feed API and the image host as a real HTTP/1.1 server (Hummingbird
 /// 2 on SwiftNIO), driven by the simulator's own models so that a real app and `bench run` see
@@ -15,9 +16,12 @@ import NIOCore
 ///   and 429s with `Retry-After` as the simulator draws them.
 /// - `GET /images/{id}.jpg`: a baseline JPEG of the catalogue image's size in pixels and exactly
 ///   its modelled bytes (`SyntheticJPEG`), with `ETag`, `Cache-Control`, `Last-Modified`,
-///   `If-None-Match` (304) and `Range` (206, 416); sent after a round trip (and a retransmission
-///   timeout per loss), at the bandwidth shared by every image body in flight, at most
-///   `connectionsPerHost` at once per client.
+///   `If-None-Match` (304) and `Range` (206, 416); at most `connectionsPerHost` at once per
+///   client.
+/// Both cross the simulation's network model (`ServedNetwork`: handshakes, slow start, the shared
+/// bottleneck, losses), the API's latency being the server's own time: each response's bytes are
+/// written as the model delivers them, so the client has its last byte when the simulated app
+/// would.
 /// - `GET`/`PUT /_conditions`: the conditions as JSON (`ServeConditions`), changed at run time.
 /// - `GET /openapi.yaml`: the API in OpenAPI 3.1.
 /// Errors are one-line JSON objects (`{"error": "…"}`); the server keeps serving.
@@ -62,10 +66,19 @@ public struct FeedServer: Sendable {
         router.put("/_conditions", use: handlers.changeConditions)
         router.get("/openapi.yaml", use: handlers.openAPI)
         let host = settings.host
+        let closures = state.closures
+        let listened = SharedFlag()
         let app = Application(
             router: router,
-            configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port), serverName: "bench-serve"),
+            // Tells the server when a client closes its connection (`ClientClosures`).
+            server: .http1(configuration: .init(additionalChannelHandlers: [ClientClosures.Watcher(closures)])),
+            // A backlog of 1,024 connections waiting to be accepted, not Hummingbird's 256: the
+            // conditions allow 1,000 connections per host, and when 1,000 clients connected at
+            // once (.ci/serve-checks) the kernel's queue overflowed, delaying connections by SYN
+            // retransmissions and resetting some (the kernel caps it at net.core.somaxconn).
+            configuration: ApplicationConfiguration(address: .hostname(host, port: settings.port), serverName: "bench-serve", backlog: 1_024),
             onServerRunning: { channel in
+                listened.withLock { $0 = true }
                 let port = channel.localAddress?.port ?? 0
                 await onListening("http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
             },
@@ -73,11 +86,21 @@ public struct FeedServer: Sendable {
         )
         do {
             try await app.runService()
-        } catch let error as IOError {
+        } catch {
+            // A server that never listened leaves no log behind.
+            if let path = settings.logPath, !listened.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+            guard let error = error as? IOError else { throw error }
             // "Address already in use", not NIO's description of the call that failed.
             throw InputError(source: "serve", "cannot listen on \(host):\(settings.port): \(String(cString: strerror(error.errnoCode)))")
         }
     }
+}
+
+/// A flag set on one task and read on another (whether the server got to listen).
+final class SharedFlag: Sendable {
+    private let value = Mutex(false)
+
+    func withLock<Result>(_ body: (inout Bool) -> Result) -> Result { value.withLock { body(&$0) } }
 }
 
 /// Each request's context: the client's address (its connections are limited) and its
@@ -86,11 +109,14 @@ struct ServeContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     let client: String
     let connection: ObjectIdentifier
+    /// The connection's event loop: its responses' waits are timed on it.
+    let eventLoop: any EventLoop
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         client = source.channel.remoteAddress?.ipAddress ?? "unknown"
         connection = ObjectIdentifier(source.channel)
+        eventLoop = source.channel.eventLoop
     }
 }
 
@@ -102,12 +128,18 @@ struct ErrorMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: ServeContext, next: (Request, ServeContext) async throws -> Response) async throws -> Response {
         let arrived = state.now
+        // A numbered request has had its turn once answered, whether it crossed the model or not.
+        let number = Handlers.number(request)
+        defer { state.order.done(number, client: context.client) }
         let response: Response
         if request.uri.string.utf8.count > 2_048 {
             response = Handlers.error(.badRequest, "path longer than 2048 bytes")
         } else {
             do {
                 return try await next(request, context)
+            } catch is ClientClosed {
+                // The client closed its connection before the answer: its line is written.
+                return Response(status: .init(code: RequestLogFile.clientClosed))
             } catch let error as HTTPError where error.status == .notFound && request.method.rawValue != "GET" {
                 response = Self.notFound(request)
             } catch let error as HTTPError {

@@ -22,16 +22,20 @@ struct Handlers: Sendable {
         guard let page = Self.integer(query["page"], default: 1, in: Self.pages) else {
             return respond(request, context, Self.error(.badRequest, "page: expected a whole number in 1…100000"), arrived: arrived)
         }
-        let drawn = state.inner.withLock { shared -> (call: FeedAPIResponse, images: [ImageDescriptor], delay: Int64, clears: Int64)? in
+        // The client's earlier requests enter the model first (`RequestOrder`), and this call
+        // draws its latency and fault in that order.
+        let number = Self.number(request)
+        await state.order.turn(number, client: context.client, eventLoop: context.eventLoop)
+        defer { state.order.done(number, client: context.client) }
+        let drawn = state.inner.withLock { shared -> (call: FeedAPIResponse, images: [ImageDescriptor], now: Int64, clears: Int64, network: ServedNetwork)? in
             guard !shared.conditions.offline else { return nil }
             let now = state.now
-            let call = shared.api.requestPage(at: now)
-            return (call, shared.pages.page(page), call.completesAt - now, shared.api.rateLimitClears(after: now))
+            return (shared.api.requestPage(at: now), shared.pages.page(page), now, shared.api.rateLimitClears(after: now), shared.network)
         }
-        guard let (call, images, delay, clears) = drawn else {
+        guard let (call, images, now, clears, network) = drawn else {
             return respond(request, context, Self.offline(), arrived: arrived)
         }
-        if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay)) }
+        let delay = max(0, call.completesAt - now)
         let response: Response
         switch call.outcome {
         case .page:
@@ -42,7 +46,26 @@ struct Handlers: Sendable {
             if failure == .rateLimited { failed.headers[.retryAfter] = String(max(1, (clears + 999_999_999) / 1_000_000_000)) }
             response = failed
         }
-        return respond(request, context, response, arrived: arrived, delay: delay)
+        if case .failure(.timeout) = call.outcome {
+            // The client gives up at the timeout, as the simulated app does: nothing crosses the network.
+            if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay)) }
+            return respond(request, context, response, arrived: arrived, delay: delay)
+        }
+        // The server's own time is the API's latency; then the answer crosses the network.
+        let sent = network.send(.api, bodyBytes: Int64(response.body.contentLength ?? 0), think: delay, at: now)
+        state.order.done(number, client: context.client)
+        state.closures.begin(context.connection)
+        defer {
+            network.end(sent.id, at: state.now)
+            state.closures.end(context.connection)
+        }
+        do {
+            try await Self.arrival(of: sent, body: Int64(response.body.contentLength ?? 0), on: network, state: state, context: context)
+        } catch let error as ClientClosed {
+            Self.log(state, request, context, status: RequestLogFile.clientClosed, bytes: 0, arrived: arrived, delay: delay, sent: sent)
+            throw error
+        }
+        return respond(request, context, response, arrived: arrived, delay: delay, sent: sent)
     }
 
     // MARK: Images
@@ -57,23 +80,8 @@ struct Handlers: Sendable {
         guard let jpeg = SyntheticJPEG(width: descriptor.pixelWidth, height: descriptor.pixelHeight, byteCount: Int(descriptor.encodedBytes)) else {
             return respond(request, context, Self.error(.internalServerError, "image \(id) cannot be encoded in \(descriptor.encodedBytes) bytes"), arrived: arrived)
         }
-        let conditions = state.conditions
-        let attempt = request.headers[HTTPFields.Element.Name(NumberedAttempts.header)!].flatMap { Int($0) }
-        guard !conditions.offline else {
-            if let attempt { state.inner.withLock { $0.attempts.skip(attempt) } }
+        guard !state.conditions.offline else {
             return respond(request, context, Self.offline(), arrived: arrived)
-        }
-
-        // The connection, then a round trip and a retransmission timeout per lost attempt.
-        await state.acquireSlot(for: context.client)
-        let roundTrip = state.inner.withLock { $0.attempts.delay(forAttempt: attempt, on: conditions.network) }
-        do {
-            if roundTrip > 0 { try await Task.sleep(nanoseconds: UInt64(roundTrip)) }
-        } catch {
-            state.releaseSlot(for: context.client)
-            Self.log(state, request, context, status: RequestLogFile.clientClosed, bytes: 0, objectBytes: jpeg.byteCount, arrived: arrived,
-                     delay: roundTrip)
-            throw error
         }
 
         var headers = HTTPFields()
@@ -82,89 +90,109 @@ struct Handlers: Sendable {
         headers[.cacheControl] = "public, max-age=604800"
         headers[.lastModified] = "Mon, 01 Jan 2024 00:00:00 GMT"
         headers[.acceptRanges] = "bytes"
-        if let tags = request.headers[.ifNoneMatch], tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == headers[.eTag]! || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
-            state.releaseSlot(for: context.client)
-            return respond(request, context, Response(status: .notModified, headers: headers), arrived: arrived, delay: roundTrip,
-                           objectBytes: jpeg.byteCount)
-        }
+        // A whole answer (304, 416) arrives at once; a body (200, 206) is streamed as it arrives.
+        var answer: Response?
         var range = 0..<jpeg.byteCount
         var status = HTTPResponse.Status.ok
-        // A Range that is not one `bytes=` range is ignored (RFC 9110 allows it); one that starts
-        // past the end is refused.
-        if let header = request.headers[.range], Self.isByteRange(header) {
-            guard let requested = Self.byteRange(header, size: jpeg.byteCount) else {
-                state.releaseSlot(for: context.client)
+        if let tags = request.headers[.ifNoneMatch], tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == headers[.eTag]! || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+            answer = Response(status: .notModified, headers: headers)
+        } else if let header = request.headers[.range], Self.isByteRange(header) {
+            // A Range that is not one `bytes=` range is ignored (RFC 9110 allows it); one that
+            // starts past the end is refused.
+            if let requested = Self.byteRange(header, size: jpeg.byteCount) {
+                range = requested
+                status = .partialContent
+                headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(jpeg.byteCount)"
+            } else {
                 var refused = Self.error(.rangeNotSatisfiable, "range: expected bytes=first-last within 0…\(jpeg.byteCount - 1)")
                 refused.headers[.contentRange] = "bytes */\(jpeg.byteCount)"
-                return respond(request, context, refused, arrived: arrived, delay: roundTrip, objectBytes: jpeg.byteCount)
+                answer = refused
             }
-            range = requested
-            status = .partialContent
-            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(jpeg.byteCount)"
         }
-        let (state, sent, code) = (self.state, range, status.code)
-        let body = ResponseBody(contentLength: sent.count) { writer in
+
+        // One of the client's connections (the network's per-host limit), then the network. The
+        // connection is watched from here on: a client that closes it is noticed at once.
+        state.closures.begin(context.connection)
+        await state.acquireSlot(for: context.client)
+        guard !state.closures.isClosed(context.connection) else {
+            // Gone before its request was sent: it never reaches the model.
+            state.releaseSlot(for: context.client)
+            state.closures.end(context.connection)
+            Self.log(state, request, context, status: RequestLogFile.clientClosed, bytes: 0, objectBytes: jpeg.byteCount, arrived: arrived, delay: 0)
+            throw ClientClosed()
+        }
+        let number = Self.number(request)
+        await state.order.turn(number, client: context.client, eventLoop: context.eventLoop)
+        let network = state.network
+        let bodyBytes = Int64(answer.map { $0.body.contentLength ?? 0 } ?? range.count)
+        let sent = network.send(.images, bodyBytes: bodyBytes, at: state.now)
+        state.order.done(number, client: context.client)
+        do {
+            try await Self.arrival(of: sent, body: answer == nil ? 0 : bodyBytes, on: network, state: state, context: context)
+        } catch {
+            network.end(sent.id, at: state.now)
+            state.releaseSlot(for: context.client)
+            state.closures.end(context.connection)
+            Self.log(state, request, context, status: RequestLogFile.clientClosed, bytes: 0, objectBytes: jpeg.byteCount, arrived: arrived,
+                     delay: 0, sent: sent)
+            throw error
+        }
+        if let answer {
+            network.end(sent.id, at: state.now)
+            state.releaseSlot(for: context.client)
+            state.closures.end(context.connection)
+            return respond(request, context, answer, arrived: arrived, objectBytes: jpeg.byteCount, sent: sent)
+        }
+        let (state, sentRange, code) = (self.state, range, status.code)
+        let body = ResponseBody(contentLength: sentRange.count) { writer in
             defer { state.releaseSlot(for: context.client) }
-            let clock = ContinuousClock()
-            let start = clock.now
             var written = 0, finished = false
-            // A client that went away (a cancelled download) gets its line too: how far it got.
+            // A client that went away (a cancelled download) is cancelled in the model (which
+            // closes its connection) when it closes, and gets its line too: how far it got.
             defer {
+                network.end(sent.id, at: state.now)
+                state.closures.end(context.connection)
                 Self.log(state, request, context, status: finished ? code : RequestLogFile.clientClosed, bytes: written,
-                         objectBytes: jpeg.byteCount, arrived: arrived, delay: roundTrip + (clock.now - start).nanoseconds)
+                         objectBytes: jpeg.byteCount, arrived: arrived, delay: 0, sent: sent)
             }
-            try await Self.send(jpeg, range: sent, to: &writer, written: &written, state: state, bitsPerSecond: conditions.network.bitsPerSecond)
+            try await Self.send(jpeg, range: sentRange, to: &writer, written: &written, as: sent, on: network, state: state, context: context)
             try await writer.finish(nil)
             finished = true
         }
         return Response(status: status, headers: headers, body: body)
     }
 
-    /// Sends `range` of the image as the simulated link does (`NetworkLink`, processor sharing):
-    /// the transfer has earned, at any moment, the bandwidth times its share of the link since
-    /// it began (`ServeState.Inner.share`, exact however transfers come and go), and writes its
-    /// bytes as soon as they are earned. It sleeps until its next 16 KiB are due at the present
-    /// sharing, and at most `recheck`: when a transfer ends, the others speed up within that.
-    /// `written` counts the bytes written so far, also when a write fails.
-    ///
-    /// (It used to pace whole 16 KiB pieces at the sharing of when each piece began: at 3g with
-    /// six transfers a piece took half a second, so a cancelled transfer kept its share that long
-    /// and a live run at 3g finished 9 of the 13 downloads its simulation finished. Then it
-    /// earned each interval at the sharing of its end, looking again every 10 ms.)
+    /// Writes `range` of the image as its response `sent` reaches the client in the model: at
+    /// each look, the body bytes that have arrived by now; then it sleeps until the model says
+    /// the next `piece` may have (about 2 ms of the link's rate), or its plans for them may
+    /// change. The last byte is written when the model delivers it. `written` counts the bytes
+    /// written so far, also when a write fails.
     static func send(_ jpeg: SyntheticJPEG, range: Range<Int>, to writer: inout any ResponseBodyWriter, written: inout Int,
-                     state: ServeState, bitsPerSecond: Int64) async throws {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let began = state.inner.withLock { $0.beginTransfer(at: start) }
-        defer { state.inner.withLock { $0.endTransfer(at: clock.now) } }
-        let bytesPerSecond = Double(bitsPerSecond) / 8
-        var offset = range.lowerBound
-        while offset < range.upperBound {
-            let now = clock.now
-            let (share, sharing) = state.inner.withLock { inner -> (Double, Double) in
-                inner.advanceShare(to: now)
-                return (inner.share - began, Double(inner.transfers))
+                     as sent: ServedNetwork.Sent, on network: ServedNetwork, state: ServeState, context: ServeContext) async throws {
+        let piece = max(network.profile.maxSegmentBytes, Int(network.profile.bytesPerSecond * 0.002))
+        while true {
+            let progress = network.progress(sent.id, at: state.now, awaitingBody: Int64(min(range.count, written + piece)))
+            let due = Int(progress.bodyBytes)
+            while written < due {
+                let end = min(written + 65_536, due)
+                try await writer.write(ByteBuffer(bytes: jpeg.bytes(in: (range.lowerBound + written)..<(range.lowerBound + end))))
+                written = end
             }
-            let earned = min(Int(bytesPerSecond * share), range.count)
-            var piece = offset
-            while piece < range.lowerBound + earned {
-                let end = min(piece + 65_536, range.lowerBound + earned)
-                try await writer.write(ByteBuffer(bytes: jpeg.bytes(in: piece..<end)))
-                written += end - piece
-                piece = end
-            }
-            offset = piece
-            guard offset < range.upperBound else { break }
-            let next = Double(min(offset - range.lowerBound + 16_384, range.count))
-            let due = (next / bytesPerSecond - share) * sharing
-            try await Task.sleep(until: now + .nanoseconds(Int64(min(due, Self.recheck(sharing: sharing)) * 1e9) + 1_000), clock: clock)
+            if progress.isComplete { return }
+            try await state.sleep(until: progress.nextLook, watching: context)
         }
     }
 
-    /// How long a transfer may go without looking at the sharing: 2 ms, and 0.1 ms more per
-    /// transfer in flight beyond 20, so a thousand slow downloads wake ten thousand times a second
-    /// in all.
-    static func recheck(sharing: Double) -> Double { max(0.002, sharing * 0.000_1) }
+    /// Waits until the response `sent` has reached the client in the model: its headers and
+    /// `body` bytes (all of it when that is its whole body). Throws `ClientClosed` when the
+    /// client closes its connection first.
+    static func arrival(of sent: ServedNetwork.Sent, body: Int64, on network: ServedNetwork, state: ServeState, context: ServeContext) async throws {
+        while true {
+            let progress = network.progress(sent.id, at: state.now, awaitingBody: body)
+            if progress.headersArrived && progress.bodyBytes >= body { return }
+            try await state.sleep(until: progress.nextLook, watching: context)
+        }
+    }
 
     // MARK: Conditions and the API description
 
@@ -200,20 +228,25 @@ struct Handlers: Sendable {
     // MARK: Helpers
 
     /// Logs a response whose body is complete when returned, and returns it.
-    /// `objectBytes` is the whole image's size when the request named one.
+    /// `objectBytes` is the whole image's size when the request named one; `sent`, how it
+    /// crossed the network model, if it did.
     func respond(_ request: Request, _ context: ServeContext, _ response: Response, arrived: Int64, delay: Int64 = 0,
-                 objectBytes: Int? = nil) -> Response {
+                 objectBytes: Int? = nil, sent: ServedNetwork.Sent? = nil) -> Response {
         Self.log(state, request, context, status: response.status.code, bytes: response.body.contentLength ?? 0, objectBytes: objectBytes,
-                 arrived: arrived, delay: delay)
+                 arrived: arrived, delay: delay, sent: sent)
         return response
     }
 
+    /// Logs a request: on the model's connection when it crossed the network model (`sent`),
+    /// else on its real connection's number.
     static func log(_ state: ServeState, _ request: Request, _ context: ServeContext, status: Int, bytes: Int, objectBytes: Int? = nil,
-                    arrived: Int64, delay: Int64) {
+                    arrived: Int64, delay: Int64, sent: ServedNetwork.Sent? = nil) {
         guard let log = state.log else { return }
+        let connection = sent.map { (number: $0.connection, first: $0.opened) } ?? state.connectionNumber(context.connection)
         log.record(RequestLogFile.Record(time: arrived, method: request.method.rawValue, path: request.uri.string, status: status,
                                          bytes: Int64(bytes), objectBytes: objectBytes.map(Int64.init), injectedDelay: delay,
-                                         duration: state.now - arrived, connection: state.connectionNumber(context.connection)))
+                                         duration: state.now - arrived, connection: connection.number, newConnection: connection.first,
+                                         httpProtocol: RequestLogFile.http11))
     }
 
     static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {
@@ -233,6 +266,11 @@ struct Handlers: Sendable {
         var response = error(.serviceUnavailable, "offline")
         response.headers[HTTPFields.Element.Name(ServeConditions.offlineHeader.name)!] = ServeConditions.offlineHeader.value
         return response
+    }
+
+    /// The request's number in its client's order (`RequestOrder.header`), if it has one.
+    static func number(_ request: Request) -> Int? {
+        RequestOrder.number(request.headers[HTTPFields.Element.Name(RequestOrder.header)!])
     }
 
     /// A query value as a whole number in `range`; absent gives `default`, anything else `nil`.

@@ -172,10 +172,25 @@ enum OpenAPIDocument {
           properties:
             name: {type: string, minLength: 1}
             bitsPerSecond: {type: integer, minimum: 1000, maximum: 100000000000}
-            oneWayDelayMs: {type: array, items: {type: number, minimum: 0, maximum: 86400000}, minItems: 2, maxItems: 2}
+            uplinkBitsPerSecond: {type: integer, minimum: 1000, maximum: 100000000000}
+            oneWayDelayMs:
+              oneOf:
+                - {type: number, minimum: 0, maximum: 86400000}
+                - {type: array, items: {type: number, minimum: 0, maximum: 86400000}, minItems: 2, maxItems: 2}
+            jitterMs: {type: number, minimum: 0, maximum: 86400000}
+            uplinkDelayMs: {type: number, minimum: 0, maximum: 86400000}
             loss: {type: number, minimum: 0, maximum: 0.9}
-            retryTimeoutMs: {type: number, minimum: 0, maximum: 86400000}
+            uplinkLoss: {type: number, minimum: 0, maximum: 0.9}
+            bufferPackets: {type: integer, minimum: 1, maximum: 1000000}
+            initialWindowSegments: {type: integer, minimum: 1, maximum: 1000}
+            maxSegmentBytes: {type: integer, minimum: 536, maximum: 65483}
+            slowStartAfterIdle: {type: boolean}
+            tls: {type: boolean}
+            http: {const: "1.1"}
             connectionsPerHost: {type: integer, minimum: 1, maximum: 1000}
+            idleTimeoutMs: {type: number, minimum: 0, maximum: 86400000}
+            retryTimeoutMs: {type: number, minimum: 0, maximum: 86400000}
+            maxRetries: {type: integer, minimum: 0, maximum: 100}
         API:
           type: object
           additionalProperties: false

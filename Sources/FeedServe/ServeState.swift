@@ -5,44 +5,21 @@ import Synchronization
 
 /// Everything the server's requests share, under one lock: the conditions (changed by
 /// `PUT /_conditions`), the mock API that draws each call's latency and fault in arrival order,
-/// the page book, the link's transfers in flight, and connection numbers for the log.
+/// the page book, the network model the responses cross, and connection numbers for the log.
 final class ServeState: Sendable {
     struct Inner {
         var conditions: ServeConditions
         var api: MockFeedAPI
         var pages: FeedPageBook
-        /// The round trips and losses, drawn as the simulated link draws them for the same seed,
-        /// in the app's order of attempts when the requests are numbered.
-        var attempts: NumberedAttempts
-        /// Image bodies being sent now: they share the bandwidth equally.
-        private(set) var transfers = 0
-        /// Processor sharing's virtual time: the seconds of the whole link each transfer in
-        /// flight has had since the server started, exact whenever transfers come and go (a
-        /// transfer's bytes are its bandwidth times its share since it began).
-        private(set) var share = 0.0
-        private(set) var sharedUntil = ContinuousClock.now
-
-        /// Brings `share` to `now`, at the sharing of the time since it was last brought.
-        mutating func advanceShare(to now: ContinuousClock.Instant) {
-            if transfers > 0, now > sharedUntil { share += (now - sharedUntil).seconds / Double(transfers) }
-            sharedUntil = max(sharedUntil, now)
-        }
-
-        /// A transfer begins at `now`: returns the share so far, its starting point.
-        mutating func beginTransfer(at now: ContinuousClock.Instant) -> Double {
-            advanceShare(to: now)
-            transfers += 1
-            return share
-        }
-
-        /// A transfer ends (sent, or its client went away) at `now`.
-        mutating func endTransfer(at now: ContinuousClock.Instant) {
-            advanceShare(to: now)
-            transfers -= 1
-        }
+        /// The simulated network of the current conditions, shared by every request (one per
+        /// server, not per client: a second client shares the first one's bottleneck). A new
+        /// network in the conditions starts a new one; responses under way finish on theirs.
+        var network: ServedNetwork
         /// Image responses under way per client address, and the ones waiting for a slot.
         var slots: [String: Int] = [:]
         var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+        /// The real connections, numbered in order of first request (for the requests that do
+        /// not cross the network model).
         var connections: [ObjectIdentifier: Int] = [:]
     }
 
@@ -59,7 +36,7 @@ final class ServeState: Sendable {
         conditions.api = api
         inner = Mutex(Inner(conditions: conditions, api: try MockFeedAPI(configuration: api, seed: settings.seed),
                             pages: FeedPageBook(catalog: settings.catalog, seed: settings.seed),
-                            attempts: NumberedAttempts(seed: settings.seed)))
+                            network: ServedNetwork(profile: conditions.network, seed: settings.seed)))
         seed = settings.seed
         catalog = settings.catalog
         self.log = log
@@ -72,8 +49,22 @@ final class ServeState: Sendable {
 
     var conditions: ServeConditions { inner.withLock { $0.conditions } }
 
+    /// Sleeps until `time`, in nanoseconds since the server started, on the request's event
+    /// loop; throws `ClientClosed` as soon as the client closes the request's connection.
+    func sleep(until time: Int64, watching context: ServeContext) async throws {
+        try await closures.wait(time - now, on: context.connection, eventLoop: context.eventLoop)
+    }
+
+    /// The connections whose clients have closed them, for the requests waiting on them.
+    let closures = ClientClosures()
+    /// The order in which clients that number their requests sent them.
+    let order = RequestOrder()
+
+    /// The network model new requests cross.
+    var network: ServedNetwork { inner.withLock { $0.network } }
+
     /// Replaces the conditions; the API's draws continue (its call count, its window of 429s)
-    /// under the new models.
+    /// under the new models. A changed network starts a model of its own, drawing from the seed.
     func update(_ conditions: ServeConditions) throws {
         var api = conditions.api
         api.catalog = catalog
@@ -81,18 +72,20 @@ final class ServeState: Sendable {
         inner.withLock { state in
             var updated = conditions
             updated.api = api
+            if updated.network != state.conditions.network { state.network = ServedNetwork(profile: updated.network, seed: seed) }
             state.conditions = updated
             state.api.reconfigure(api)
         }
     }
 
-    /// The connection's number in the log: 1, 2, … in order of first request.
-    func connectionNumber(_ id: ObjectIdentifier) -> Int {
+    /// The real connection's number, 1, 2, … in order of first request, and whether this is its
+    /// first request.
+    func connectionNumber(_ id: ObjectIdentifier) -> (number: Int, first: Bool) {
         inner.withLock { state in
-            if let number = state.connections[id] { return number }
+            if let number = state.connections[id] { return (number, false) }
             let number = state.connections.count + 1
             state.connections[id] = number
-            return number
+            return (number, true)
         }
     }
 
@@ -130,8 +123,5 @@ final class ServeState: Sendable {
 extension Duration {
     /// The duration in whole nanoseconds (truncated).
     var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
-
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 #endif

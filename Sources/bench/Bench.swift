@@ -49,9 +49,10 @@ enum CommandOutput {
     }
 
     /// Creates the folder a file will be written to, if it is missing (errors surface when the
-    /// file is written).
+    /// file is written). Through `URL`: swift-corelibs-foundation's
+    /// `NSString.deletingLastPathComponent` traps on a one-character path (`--out 0`).
     static func createFolder(of path: String) {
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 }

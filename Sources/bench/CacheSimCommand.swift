@@ -41,8 +41,11 @@ struct CacheSimCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated policies, each optionally with :key=value parameters (default: lru).", valueName: "list"))
     var policy: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated capacities: objects, or bytes with --bytes (units like 20MB, 64MiB accepted).", valueName: "list"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated capacities: objects, or bytes with --bytes (units like 20MB, 64MiB accepted); each 1 to 10^15 (1000TB).", valueName: "list"))
     var capacity: String?
+
+    /// The largest `--capacity`: 10^15 bytes (1000TB) or objects (the miss-ratio curve adds 1 to it).
+    static let maximumCapacity: Int64 = 1_000_000_000_000_000
 
     @Flag(help: "LRU's exact miss-ratio curve in objects, in one pass: every step, or the --capacity values.")
     var mrc = false
@@ -60,7 +63,7 @@ struct CacheSimCommand: ParsableCommand {
 
     func run() throws {
         let jobs = try self.jobs.checked()
-        let capacities = try capacity.map { try Quantities.byteCounts($0, source: "--capacity") }
+        let capacities = try capacity.map { try Quantities.byteCounts($0, source: "--capacity", maximum: Self.maximumCapacity) }
         if let out { try OutputPath.check([.file(out, option: "--out")]) }
         let results: [CacheSimResult]
         if mrc {

@@ -33,12 +33,11 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("tolerance"), help: ArgumentHelp("METRIC=ABS or METRIC=PCT% (repeatable): allow METRIC to move this much (default: exact).", valueName: "metric=value"))
     var tolerances: [String] = []
 
-    @Option(parsing: .unconditional, help: "Runs simulated in parallel (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var jobs: JobsOption
 
     func run() throws {
         let started = DispatchTime.now()
-        guard jobs >= 1 else { throw InputError(source: "--jobs", "expected at least 1 job, found \(jobs)") }
+        let jobs = try self.jobs.checked()
         let rules = ComparisonRules.exactMatch(overrides: try tolerances.map { try Tolerance.parseSetting($0, source: "--tolerance") })
         let devices = profiles.isEmpty ? DeviceProfile.builtIn : try profiles.map { try DeviceProfile.named($0) }
 

@@ -99,7 +99,7 @@ struct RunCommand: ParsableCommand {
         }
         let displays = results.reduce(0) { $0 + $1.displays }
         guard displays > 0 else { throw InputError.noDisplays(source: "run", runs: results.count) }
-        CommandOutput.createFolder(of: destination)
+        for path in [destination, perLaunch, timeline, requests].compactMap({ $0 }) { CommandOutput.createFolder(of: path) }
         try AtomicFile.write(RunResult.csv(results), to: destination)
         if let perLaunch { try AtomicFile.write(LaunchFigures.csv(results), to: perLaunch) }
         if let timeline { try AtomicFile.write(TimelineSecond.csv(results), to: timeline) }

@@ -18,9 +18,11 @@ struct ServeCommand: ParsableCommand {
         [{id, url, width, height}], after the API's latency; injected 5xx, timeouts (504) and \
         429s with Retry-After
           GET /images/{id}.jpg                    a baseline JPEG of the image's size and exactly \
-        its modelled bytes, paced by the network: a round trip before the first byte, the \
-        bandwidth shared by every image in flight, the per-host connection limit; ETag, \
-        If-None-Match (304), Range (206)
+        its modelled bytes, with ETag, If-None-Match (304), Range (206); at most the per-host \
+        connection limit at once per client
+
+        Every answer of both crosses the simulation's network model (handshakes, TLS, slow \
+        start, the shared bottleneck, losses): its bytes are written as the model delivers them.
           GET|PUT /_conditions                     the network and API models as JSON; a PUT \
         changes them for the next request ({"network": "3g"}, {"offline": true})
           GET /openapi.yaml                        the API in OpenAPI 3.1
@@ -79,8 +81,11 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        // The log is checked before anything starts: a folder, a device (`/dev/null` would be
+        // replaced by the log), a path nothing can be created at: one line, nothing written.
+        if let log { try OutputPath.check([.file(log, option: "--log")]) }
         let device = try DeviceProfile.named(profile)
-        var start = ServeConditions(network: try NetworkProfile.named(network ?? device.defaultNetwork))
+        var start = ServeConditions(network: try NetworkFile.resolve(network ?? device.defaultNetwork, option: "--network"))
         if let conditions {
             guard let data = FileManager.default.contents(atPath: conditions) else {
                 throw InputError(source: conditions, "cannot read the conditions file")

@@ -55,13 +55,18 @@ struct SessionOptions: ParsableArguments {
     }
 }
 
-/// `--jobs`: runs simulated in parallel.
+/// `--jobs`: runs simulated in parallel, one thread each.
 struct JobsOption: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Runs simulated in parallel (default: the number of cores). The output is the same whatever it is.")
+    @Option(parsing: .unconditional, help: "Runs simulated in parallel, 1 to 1024 (default: the number of cores). The output is the same whatever it is.")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    /// How many `--jobs` may ask for: one thread each (and a window of results 4 × jobs long).
+    static let range = 1...1_024
+
     func checked() throws -> Int {
-        guard jobs >= 1 else { throw InputError(source: "--jobs", "expected at least 1 job, found \(jobs)") }
+        guard Self.range.contains(jobs) else {
+            throw InputError(source: "--jobs", "expected \(Self.range.lowerBound)...\(Self.range.upperBound) jobs, found \(jobs)")
+        }
         return jobs
     }
 }

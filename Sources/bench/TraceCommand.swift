@@ -23,8 +23,8 @@ struct ZipfCommand: ParsableCommand {
         """
     )
 
-    @Option(parsing: .unconditional, help: "Distinct objects.") var objects: Int = 100_000
-    @Option(parsing: .unconditional, help: "Requests to write.") var requests: Int = 1_000_000
+    @Option(parsing: .unconditional, help: "Distinct objects, 1 to 100,000,000 (24 bytes of memory each).") var objects: Int = 100_000
+    @Option(parsing: .unconditional, help: "Requests to write, 0 to 1,000,000,000.") var requests: Int = 1_000_000
     @Option(parsing: .unconditional, help: "Zipf exponent (0 is uniform).") var alpha: Double = 1.0
     @Option(parsing: .unconditional, help: "Seed of the generator.") var seed: UInt64 = 1
     @Option(name: .customLong("min-size"), parsing: .unconditional, help: "Smallest object size in bytes.") var minSize: Int64 = 40_000
@@ -32,8 +32,10 @@ struct ZipfCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Destination file.", valueName: "file")) var out: String
 
     func run() throws {
-        guard objects > 0 else { throw InputError(source: "--objects", "expected a positive count, found \(objects)") }
-        guard requests >= 0 else { throw InputError(source: "--requests", "expected a non-negative count, found \(requests)") }
+        guard (1...100_000_000).contains(objects) else { throw InputError(source: "--objects", "expected 1...100000000 objects, found \(objects)") }
+        guard (0...1_000_000_000).contains(requests) else {
+            throw InputError(source: "--requests", "expected 0...1000000000 requests, found \(requests)")
+        }
         guard alpha >= 0, alpha.isFinite else { throw InputError(source: "--alpha", "expected a finite exponent ≥ 0, found \(alpha)") }
         guard minSize > 0, maxSize >= minSize else {
             throw InputError(source: "--min-size", "expected 0 < --min-size ≤ --max-size, found \(minSize) and \(maxSize)")
@@ -77,11 +79,15 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .customLong("refresh-rate"), parsing: .unconditional, help: ArgumentHelp("Display refresh rate in Hz (60 for most iPhones, 120 for ProMotion).", valueName: "hz"))
     var refreshRate: Int = 60
 
-    @Option(name: .customLong("row-height"), parsing: .unconditional, help: ArgumentHelp("Height of one feed row in points (375: a full-width square cell on a 375-point-wide screen).", valueName: "points"))
+    @Option(name: .customLong("row-height"), parsing: .unconditional, help: ArgumentHelp("Height of one feed row in points, 1 to 10000 (375: a full-width square cell on a 375-point-wide screen).", valueName: "points"))
     var rowHeight: Double = 375
 
-    @Option(name: .customLong("viewport-height"), parsing: .unconditional, help: ArgumentHelp("Height of the visible feed in points (667: iPhone SE).", valueName: "points"))
+    @Option(name: .customLong("viewport-height"), parsing: .unconditional, help: ArgumentHelp("Height of the visible feed in points, 1 to 10000 (667: iPhone SE).", valueName: "points"))
     var viewportHeight: Double = 667
+
+    /// The heights `--row-height` and `--viewport-height` take, in points: past them, scroll
+    /// velocities (which scale with the viewport) overflow the trace's offsets.
+    static let heights: ClosedRange<Double> = 1...10_000
 
     @Option(help: ArgumentHelp("Destination file, written atomically.", valueName: "file"))
     var out: String
@@ -94,11 +100,11 @@ struct GenerateCommand: ParsableCommand {
         guard (1...1000).contains(refreshRate) else {
             throw InputError(source: "--refresh-rate", "expected a refresh rate from 1 to 1000 Hz, found \(refreshRate)")
         }
-        guard rowHeight > 0, rowHeight.isFinite else {
-            throw InputError(source: "--row-height", "expected a positive height in points, found \(rowHeight)")
+        guard Self.heights.contains(rowHeight) else {
+            throw InputError(source: "--row-height", "expected a height of 1...10000 points, found \(rowHeight)")
         }
-        guard viewportHeight > 0, viewportHeight.isFinite else {
-            throw InputError(source: "--viewport-height", "expected a positive height in points, found \(viewportHeight)")
+        guard Self.heights.contains(viewportHeight) else {
+            throw InputError(source: "--viewport-height", "expected a height of 1...10000 points, found \(viewportHeight)")
         }
         try OutputPath.check([.file(out, option: "--out")])
         let trace = model.trace(seed: seed, duration: nanoseconds, refreshRate: refreshRate,

@@ -7,10 +7,11 @@ import Glibc
 import Darwin
 #endif
 
-/// Prints `bench: <line>` on stderr and exits with status 2.
+/// Prints `bench: <line>` on stderr, in one line whatever values it quotes (control characters
+/// escaped), and exits with status 2.
 func refuse(_ line: String) -> Never {
     var stderr = StandardError()
-    print("bench: \(line)", to: &stderr)
+    print("bench: \(InputError.escapingControls(line))", to: &stderr)
     exit(2)
 }
 

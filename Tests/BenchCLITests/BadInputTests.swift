@@ -91,7 +91,40 @@ import Testing
              message: "--out: expected a path FeedBench can write, found \"/proc/x.csv\" (nothing can be created in \"/proc\": No such file or directory)"),
     ]
 
-    @Test(arguments: impossibleRequests + sizesWithoutAUnit + unwritableOutputs)
+    /// Issue 32's: what `Fuzz/cli` found (and the hand-found cases it was written for), refused
+    /// where the value enters, with the range `--help` gives. Each used to trap (SIGILL, SIGSEGV),
+    /// write a file before refusing, or refuse in two lines.
+    static let fuzzFindings: [Case] = [
+        Case(arguments: quickRun + ["--jobs", "9223372036854775807", "--out", "<folder>/r.csv"],
+             message: "--jobs: expected 1...1024 jobs, found 9223372036854775807"),
+        Case(arguments: quickSweep + ["--jobs", "9223372036854775807", "--out", "<folder>/r.csv"],
+             message: "--jobs: expected 1...1024 jobs, found 9223372036854775807"),
+        Case(arguments: quickTune + ["--jobs", "9223372036854775807", "--out", "<folder>/r.csv"],
+             message: "--jobs: expected 1...1024 jobs, found 9223372036854775807"),
+        Case(arguments: ["check", "low-end", "--results", "<folder>", "--jobs", "9223372036854775807"],
+             message: "--jobs: expected 1...1024 jobs, found 9223372036854775807"),
+        Case(arguments: ["cachesim", "--trace", "<folder>/t.csv", "--mrc", "--capacity", "9223372036854775807", "--out", "<folder>/r.csv"],
+             message: "--capacity: expected a positive count or size up to 1000000000000000, found \"9223372036854775807\""),
+        // An empty path, refused before any work as a folder is (the results file was written first).
+        Case(arguments: quickRun + ["--timeline", "", "--out", "<folder>/r.csv"], message: "--timeline: expected a file to write, found an empty path"),
+        Case(arguments: quickRun + ["--out", ""], message: "--out: expected a file to write, found an empty path"),
+        Case(arguments: quickRun + ["--out", "<folder>/r.csv", "--store", ""], message: "--store: expected a folder to write, found an empty path"),
+        // A device: the atomic rename would have replaced /dev/null with a regular file.
+        Case(arguments: quickRun + ["--out", "/dev/null"], message: "--out: expected a file to write, found the device \"/dev/null\""),
+        Case(arguments: ["trace", "zipf", "--objects", "10", "--requests", "10", "--out", "/dev/null"],
+             message: "--out: expected a file to write, found the device \"/dev/null\""),
+        // A path with a newline, said in one line.
+        Case(arguments: quickRun + ["--workload", "<folder>/a\nb.json", "--out", "<folder>/r.csv"],
+             message: "<folder>/a\\x0Ab.json: cannot read the workload file"),
+        Case(arguments: ["trace", "zipf", "--objects", "9223372036854775807", "--requests", "10", "--out", "<folder>/r.csv"],
+             message: "--objects: expected 1...100000000 objects, found 9223372036854775807"),
+        Case(arguments: ["trace", "zipf", "--objects", "10", "--requests", "9223372036854775807", "--out", "<folder>/r.csv"],
+             message: "--requests: expected 0...1000000000 requests, found 9223372036854775807"),
+        Case(arguments: ["trace", "generate", "--behavior", "browser", "--seed", "1", "--duration", "5s", "--viewport-height", "1e20", "--out", "<folder>/r.csv"],
+             message: "--viewport-height: expected a height of 1...10000 points, found 1e+20"),
+    ]
+
+    @Test(arguments: impossibleRequests + sizesWithoutAUnit + unwritableOutputs + fuzzFindings)
     func isRefusedInOneLineAndWritesNothing(_ input: Case) throws {
         let folder = try BenchProcess.scratch().path
         try "1,1,1\n2,2,1\n".write(toFile: folder + "/t.csv", atomically: true, encoding: .utf8)

@@ -25,8 +25,13 @@ struct BenchProcess {
 
     /// `environment` is added to this process's (a `nil` value removes a variable).
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:]) throws -> BenchProcess {
+        try run(executable, arguments, in: directory, environment: environment)
+    }
+
+    /// Runs `program` (another executable than bench: the fuzz driver) the same way.
+    static func run(_ program: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String?] = [:]) throws -> BenchProcess {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         if !environment.isEmpty {

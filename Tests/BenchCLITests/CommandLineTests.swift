@@ -36,8 +36,8 @@ import Testing
         (["sweep", "--profile", "low-end", "--window", "-5"], "--window: unknown window \"-5\"; expected one of N, N+M, Xscreens"),
         (["tune", "--profile", "low-end", "--window", "-5"], "--window: unknown window \"-5\"; expected one of N, N+M, Xscreens"),
         (["run", "--profile", "low-end", "--launches", "-1"], "--launches: expected 1...1000 launches, found -1"),
-        (["run", "--profile", "low-end", "--jobs", "-2"], "--jobs: expected at least 1 job, found -2"),
-        (["trace", "zipf", "--objects", "-5", "--out", "z.csv"], "--objects: expected a positive count, found -5"),
+        (["run", "--profile", "low-end", "--jobs", "-2"], "--jobs: expected 1...1024 jobs, found -2"),
+        (["trace", "zipf", "--objects", "-5", "--out", "z.csv"], "--objects: expected 1...100000000 objects, found -5"),
     ])
     func aNegativeValueIsTheOptionsValue(arguments: [String], message: String) throws {
         let folder = try BenchProcess.scratch()

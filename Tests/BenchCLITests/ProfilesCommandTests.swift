@@ -30,6 +30,45 @@ import Testing
         #expect(unknown.stderr == "bench: --profile: unknown profile \"pixel\"; expected one of low-end, mid, high-end, tablet or a .json file\n")
     }
 
+    /// A preset printed as a network file reads back to the same JSON, runs take it (the file's
+    /// name in the network column, its buffer changing the run), and a bad field is refused in
+    /// one line naming the file and the field, with nothing written.
+    @Test func aNetworkPrintsAsAFileThatRunsTakeAndABadFieldIsRefused() throws {
+        let folder = try BenchProcess.scratch()
+        let lte = try BenchProcess.run(["profiles", "--network", "lte"])
+        #expect(lte.status == 0 && lte.stdout.contains("\"uplinkBitsPerSecond\": 10000000,\n") && lte.stdout.contains("\"bufferPackets\": 50,\n"))
+        let file = folder.appendingPathComponent("deep-lte.json").path
+        try lte.stdout.replacingOccurrences(of: "\"name\": \"lte\"", with: "\"name\": \"deep-lte\"")
+            .replacingOccurrences(of: "\"bufferPackets\": 50", with: "\"bufferPackets\": 1000")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let again = try BenchProcess.run(["profiles", "--network", file])
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(again.status == 0 && again.stdout == written)
+        let one = ["run", "--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "20", "--trace", "browser",
+                   "--duration", "20s"]
+        let deep = try BenchProcess.run(one + ["--network", file, "--out", folder.appendingPathComponent("deep.csv").path])
+        let shallow = try BenchProcess.run(one + ["--network", "lte", "--out", folder.appendingPathComponent("lte.csv").path])
+        #expect(deep.status == 0 && shallow.status == 0, "\(deep.stderr)\(shallow.stderr)")
+        let deepRow = try String(contentsOfFile: folder.appendingPathComponent("deep.csv").path, encoding: .utf8)
+        let lteRow = try String(contentsOfFile: folder.appendingPathComponent("lte.csv").path, encoding: .utf8)
+        #expect(deepRow.contains("\nlow-end,deep-lte,lru,") && lteRow.contains("\nlow-end,lte,lru,"))
+        #expect(deepRow.split(separator: "\n")[1].dropFirst(16) != lteRow.split(separator: "\n")[1].dropFirst(11), "the buffer changes the run")
+
+        for (edit, field) in [(("\"loss\": 0", "\"loss\": 2"), "loss"), (("\"bufferPackets\": 1000", "\"bufferPackets\": 0"), "bufferPackets"),
+                              (("\"http\": \"1.1\"", "\"http\": \"3\""), "http"), (("\"tls\": true", "\"tls\": 1"), "tls"),
+                              (("\"jitterMs\": 0", "\"jitter\": 0"), "jitter")] {
+            let bad = folder.appendingPathComponent("bad.json").path
+            try (try String(contentsOfFile: file, encoding: .utf8)).replacingOccurrences(of: edit.0, with: edit.1)
+                .write(toFile: bad, atomically: true, encoding: .utf8)
+            let out = folder.appendingPathComponent("bad.csv").path
+            let refused = try BenchProcess.run(one + ["--network", bad, "--out", out])
+            #expect(refused.status == 2 && refused.stderr.hasPrefix("bench: \(bad): network.\(field): "), "\(refused.stderr)")
+            #expect(refused.stderr.split(separator: "\n").count == 1 && !FileManager.default.fileExists(atPath: out))
+        }
+        let missing = try BenchProcess.run(["profiles", "--network", "5g"])
+        #expect(missing.status == 2 && missing.stderr.hasPrefix("bench: --network: expected a network preset (wifi, dsl, lte, 3g, edge, very-bad)"))
+    }
+
     @Test func presetsListWhatEachDoesAndTheLibraryVersionItFollows() throws {
         let result = try BenchProcess.run(["presets"])
         #expect(result.status == 0 && result.stderr.isEmpty)

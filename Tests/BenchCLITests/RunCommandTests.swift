@@ -35,7 +35,7 @@ import Testing
         let result = try BenchProcess.run(one + ["--out", out, "--requests", requests])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try String(contentsOfFile: requests, encoding: .utf8).split(separator: "\n")
-        #expect(lines.first == "time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection")
+        #expect(lines.first == "time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection,new_connection,protocol")
         #expect(lines.contains { $0.contains(",GET,/v1/images/search?limit=10&page=1,200,") })
         let images = lines.filter { $0.contains(",GET,/images/") }
         let row = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
@@ -67,7 +67,7 @@ import Testing
         (["--profile", "pixel"], "--profile: unknown profile \"pixel\"; expected one of low-end, mid, high-end, tablet"),
         (["--profile", "low-end", "--policy", "mru"], "--policy: unknown policy \"mru\""),
         (["--profile", "low-end", "--trace", "walker"], "--trace: unknown behaviour \"walker\"; expected one of reader, browser, skimmer, revisitor"),
-        (["--profile", "low-end", "--network", "5g"], "--network: unknown network \"5g\""),
+        (["--profile", "low-end", "--network", "5g"], "--network: expected a network preset (wifi, dsl, lte, 3g, edge, very-bad) or a readable network file, found \"5g\""),
         (["--profile", "low-end", "--window=-1"], "--window: unknown window \"-1\"; expected one of N, N+M, Xscreens"),
         (["--profile", "low-end", "--window", "-5"], "--window: unknown window \"-5\"; expected one of N, N+M, Xscreens"),
         (["--profile", "low-end", "--duration", "25h"], "--duration: expected a duration up to 24h, found \"25h\""),

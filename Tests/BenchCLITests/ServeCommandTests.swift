@@ -63,6 +63,13 @@ import Glibc
         try #"{"api": {"failureProbability": 2}}"#.write(to: bad, atomically: true, encoding: .utf8)
         let refused = try BenchProcess.run(["serve", "--port", "0", "--conditions", bad.path])
         #expect(refused.status == 2 && refused.stderr.hasPrefix("bench: \(bad.path): failureProbability: expected a probability"), "\(refused.stderr)")
+        // The log: a device is refused before anything starts (the log would replace it), and a
+        // server that cannot listen leaves no log behind.
+        let device = try BenchProcess.run(["serve", "--port", "0", "--log", "/dev/null"])
+        #expect(device.status == 2 && device.stderr == "bench: --log: expected a file to write, found the device \"/dev/null\"\n")
+        let log = folder.appendingPathComponent("requests.csv").path
+        let busy = try BenchProcess.run(["serve", "--port", port, "--log", log])
+        #expect(busy.status == 2 && !FileManager.default.fileExists(atPath: log), "\(busy.stderr)")
     }
 
     /// The API flags are the conditions JSON's `api` fields, applied over `--conditions`.

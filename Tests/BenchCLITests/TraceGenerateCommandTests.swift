@@ -50,8 +50,8 @@ import Testing
         (["--duration", "0s"], "bench: --duration: expected a positive duration, found \"0s\""),
         (["--duration", "25h"], "bench: --duration: expected a duration up to 24h, found \"25h\""),
         (["--duration", "5m", "--refresh-rate", "0"], "bench: --refresh-rate: expected a refresh rate from 1 to 1000 Hz"),
-        (["--duration", "5m", "--row-height", "0"], "bench: --row-height: expected a positive height in points"),
-        (["--duration", "5m", "--viewport-height=-667"], "bench: --viewport-height: expected a positive height in points"),
+        (["--duration", "5m", "--row-height", "0"], "bench: --row-height: expected a height of 1...10000 points, found 0.0"),
+        (["--duration", "5m", "--viewport-height=-667"], "bench: --viewport-height: expected a height of 1...10000 points, found -667.0"),
     ])
     func refusesBadValuesInOneLineWithStatus2(arguments: [String], message: String) throws {
         let folder = try BenchProcess.scratch()

@@ -6,9 +6,12 @@ import TestSupport
 import Testing
 
 /// `bench calibrate --log`: a real client's session against `bench serve` under known
-/// conditions, read back from the server's log, gives those conditions within 5 %. The log's
-/// durations are the server's wall-clock times, so the session is measured in rounds, each with
-/// a fresh server and log (`TimedRounds`); what does not depend on time holds in every round.
+/// conditions, read back from the server's log, gives those conditions: the API's latency mean
+/// and p99 within 5 % (from the log's server times, not its durations, which hold the network),
+/// the one-way delay within 5 % and the bandwidth within 5 % (by replaying the log through the
+/// network model: `Calibration.replayFit`). The log's durations are the server's wall-clock
+/// times, so the session is measured in rounds, each with a fresh server and log
+/// (`TimedRounds`); what does not depend on time holds in every round.
 extension FeedServerTests {
     static func within(_ value: Double, _ truth: Double, _ share: Double) -> Bool { abs(value / truth - 1) <= share }
 
@@ -28,9 +31,7 @@ extension FeedServerTests {
                 }
                 try await group.waitForAll()
             }
-            // Then 15 images one after another, so that none shares the link. A 100 ms round trip
-            // keeps the server's own time per image (a fraction of a millisecond, a few on a busy
-            // machine) well inside 5 %.
+            // Then 15 images one after another, so that the bandwidth is the images' alone.
             for id in 0..<15 { _ = try await server.request("/images/\(id).jpg") }
             await server.stop()
 
@@ -39,7 +40,7 @@ extension FeedServerTests {
             let workload = try calibration.workload(source: log)
             #expect(workload.fit.apiCalls == 400 && workload.fit.imageDownloads == 15)
             #expect(abs(workload.api.failureProbability - 0.1) <= 0.03, "\(workload.api.failureProbability)")
-            #expect(workload.fit.roundTripFrom == "duration" && workload.fit.bandwidthFrom == "duration")
+            #expect(workload.fit.roundTripFrom == "replay" && workload.fit.bandwidthFrom == "replay")
             guard case let .logNormal(mean, p99) = workload.api.latency else { return ["latency \(workload.api.latency), expected a log-normal"] }
             let delay = workload.network.oneWayDelay
             let found: [(Bool, String)] = [

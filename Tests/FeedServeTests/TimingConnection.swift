@@ -79,6 +79,15 @@ final class TimingConnection {
         closed = true
     }
 
+    /// Sends `GET path`, waits `milliseconds` without reading, and closes the connection (a
+    /// FIN, as a client that cancels its request does).
+    func giveUp(_ path: String, after milliseconds: UInt32) throws {
+        try send(path)
+        usleep(milliseconds * 1_000)
+        close(socket)
+        closed = true
+    }
+
     private func send(_ path: String) throws {
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         var sent = 0

@@ -4,7 +4,8 @@ import Foundation
 /// fits the simulator's inputs to them, as a `Workload`:
 ///
 /// - **API** (calls the classifier calls API, answered): latency from HAR `timings.wait` (a
-///   serve log's `duration_ms`) as a log-normal by maximum likelihood, given by its mean and
+///   serve log's `injected_delay_ms`, the server's own time; `duration_ms` in a log of the
+///   earlier 9-column format) as a log-normal by maximum likelihood, given by its mean and
 ///   p99 (a fixed latency at the median when the fit has no log-normal, e.g. one call); the
 ///   share of 5xx answers as the failure probability. 429s are counted, not made a rule
 ///   (a capture cannot show the rule's window); spikes stay 0 (the fitted tail holds them).
@@ -16,8 +17,16 @@ import Foundation
 ///   cached image at once); one-way delays between half its 10th and 90th percentiles; bandwidth
 ///   as the bytes received over the time anything was being received (overlapping downloads
 ///   counted once), from transfers of 16 KB or more; connections as the most open at once.
-///   A serve log has no split timings: a least-squares line through the image downloads that
-///   overlapped no other gives the round trip (its intercept) and the bandwidth (its slope).
+///   A serve log has no split timings, but it has the server's own time and which requests
+///   opened a connection: its requests are replayed through the network model
+///   (`SimulatedNetwork`, at their logged arrivals, API calls after their server time) and the
+///   round trip and bandwidth are the ones whose times match the log's: the round trip that
+///   gives the requests on reused connections whose answer fits in the initial window (API
+///   calls: no handshake, no slow start) their logged durations at the median, the bandwidth
+///   that gives the completed downloads their logged durations in total; three rounds of each.
+///   Jitter is not fitted from a log (the one-way delay is fixed). A log of the earlier
+///   9-column format: a least-squares line through the image downloads that overlapped no
+///   other gives the round trip (its intercept) and the bandwidth (its slope).
 ///   Loss is not measured (0).
 ///
 /// What a capture cannot give falls back to the built-in model, and `fit` says so (`assumed`).
@@ -48,7 +57,8 @@ public struct Calibration {
 
     /// Adds a `bench serve --log` file's bytes, all or nothing.
     public mutating func addLog(bytes: [UInt8], source: String) throws {
-        requests += try RequestLogFile.records(parsing: bytes, source: source).map(sources.request)
+        let serverTimes = RequestLogFile.startsWithCurrentHeader(bytes.prefix(200))
+        requests += try RequestLogFile.records(parsing: bytes, source: source).map { sources.request($0, serverTimes: serverTimes) }
     }
 
     /// The fitted workload. Refuses captures in which no request is an API call or an image.
@@ -78,9 +88,10 @@ public struct Calibration {
 
     // MARK: API
 
-    /// The answered (2xx) API calls' latencies in milliseconds: HAR `wait`, a log's duration.
+    /// The answered (2xx) API calls' latencies in milliseconds: HAR `wait`, a log's server time
+    /// (its duration in a log of the earlier format).
     var apiLatencies: [Double] {
-        requests.filter { $0.kind == .api && (200..<300).contains($0.status) }.map { $0.wait ?? $0.duration }
+        requests.filter { $0.kind == .api && (200..<300).contains($0.status) }.map { $0.serverTime ?? $0.wait ?? $0.duration }
     }
 
     /// The bytes of the image downloads answered 200.
@@ -96,7 +107,14 @@ public struct Calibration {
         if !pages.isEmpty { fit.itemsPerPage = min(1_000_000, Int(EmpiricalQuantiles(pages.map(Double.init)).quantile(0.5).rounded())) }
         guard !calls.isEmpty else { return api }
         api.failureProbability = Double(fit.apiFailures) / Double(calls.count)
-        if let model = Self.latencyModel(apiLatencies, ks: &fit.apiLatencyKS) { api.latency = model }
+        let latencies = apiLatencies
+        if let model = Self.latencyModel(latencies, ks: &fit.apiLatencyKS) {
+            api.latency = model
+        } else if !latencies.isEmpty, latencies.allSatisfy({ $0 == 0 }),
+                  calls.allSatisfy({ $0.serverTime != nil }) {
+            // A log's server took no time of its own on any call: that is its latency.
+            api.latency = .fixed(0)
+        }
         return api
     }
 
@@ -181,6 +199,11 @@ public struct Calibration {
             let bits = Double(transfers.reduce(0) { $0 + $1.1 }) * 8
             network.bitsPerSecond = Self.clampedBandwidth(bits / (busy / 1_000))
             fit.bandwidthFrom = "receive"
+        } else if roundTrips.isEmpty, let replayed = Self.replayFit(Array(mine), base: network) {
+            // A serve log of the current format: the network model's times matched to the log's.
+            network = replayed
+            fit.bandwidthFrom = "replay"
+            fit.roundTripFrom = "replay"
         } else if roundTrips.isEmpty, let line = Self.transferLine(Array(images)) {
             // A serve log: duration = round trip + bytes × slope.
             network.bitsPerSecond = Self.clampedBandwidth(8_000 / line.msPerByte)
@@ -207,6 +230,9 @@ public struct Calibration {
         }
         spans += byConnection.values
         network.connectionsPerHost = min(1_000, max(1, Self.mostAtOnce(spans)))
+        // A capture times what came down: the uplink is taken to be the downlink's equal.
+        network.uplinkBitsPerSecond = network.bitsPerSecond
+        network.uplinkDelay = network.oneWayDelay.lowerBound
         return network
     }
 
@@ -269,5 +295,118 @@ public struct Calibration {
         guard sxx > 0, sxy > 0 else { return nil }
         let slope = sxy / sxx
         return (slope, points.map { $0.y - slope * $0.x })
+    }
+
+    // MARK: Replaying a serve log
+
+    /// The network, from `base` (its buffer, windows, TLS, timeouts), whose round trip and
+    /// bandwidth give `requests` — one host's, from a serve log with server times — the
+    /// durations the log has when replayed through the network model (see the type's
+    /// documentation); `nil` when the log has no server times or nothing to time. The uplink is
+    /// taken to be the downlink's equal, the delay split evenly. O(rounds × (steps) × replay),
+    /// a replay being O(events × exchanges) as in a simulated run.
+    static func replayFit(_ requests: [CapturedRequest], base: NetworkProfile) -> NetworkProfile? {
+        let crossing = requests.indices.filter { Self.crossesNetwork(requests[$0]) }
+        guard !crossing.isEmpty, crossing.allSatisfy({ requests[$0].serverTime != nil && requests[$0].opened != nil }) else { return nil }
+        let answered = crossing.filter { requests[$0].status != 0 }
+        // The round trip's sample: answers on reused connections that fit in the initial window
+        // (one round: no handshake, no slow start), else any on reused connections, else any.
+        let window = base.initialWindowSegments * base.maxSegmentBytes - Int(SimulatedNetwork.Sizes.responseHeaders)
+        let reused = answered.filter { requests[$0].opened == false }
+        let small = reused.filter { (requests[$0].responseBytes ?? 0) <= window }
+        let timing = small.count >= 3 ? small : !reused.isEmpty ? reused : answered
+        // The bandwidth's sample: the completed downloads, else every answer.
+        let downloads = answered.filter { requests[$0].kind == .image && requests[$0].status == 200 }
+        let transfers = downloads.isEmpty ? answered : downloads
+        guard !timing.isEmpty else { return nil }
+
+        let origin = crossing.map { requests[$0].start }.min()!
+        func network(roundTrip: Double, bitsPerSecond: Double) -> NetworkProfile {
+            var network = base
+            let oneWay = Self.nanoseconds(milliseconds: roundTrip / 2) / 1_000 * 1_000
+            network.oneWayDelay = oneWay...oneWay
+            network.uplinkDelay = oneWay
+            network.bitsPerSecond = Self.clampedBandwidth(bitsPerSecond)
+            network.uplinkBitsPerSecond = network.bitsPerSecond
+            return network
+        }
+        func durations(roundTrip: Double, bitsPerSecond: Double) -> [Int: Double] {
+            Self.replay(requests, crossing, origin: origin, on: network(roundTrip: roundTrip, bitsPerSecond: bitsPerSecond))
+        }
+        // A first round trip: the sample's 10th percentile less the server's time.
+        var roundTrip = EmpiricalQuantiles(timing.map { max(0, requests[$0].duration - requests[$0].serverTime!) }).quantile(0.1)
+        var bitsPerSecond = 10_000_000.0
+        let logged = transfers.reduce(0.0) { $0 + requests[$1].duration }
+        let longest = timing.map { requests[$0].duration }.max()!
+        for _ in 0..<3 {
+            // The bandwidth whose replay gives the transfers their logged time in total (more
+            // bandwidth, less time): bisection on its logarithm, to 0.1 %.
+            var (low, high) = (log(1_000.0), log(100_000_000_000.0))
+            while high - low > 0.001 {
+                let middle = (low + high) / 2
+                let times = durations(roundTrip: roundTrip, bitsPerSecond: exp(middle))
+                let total = transfers.reduce(0.0) { $0 + (times[$1] ?? .infinity) }
+                if total > logged { low = middle } else { high = middle }
+            }
+            bitsPerSecond = exp((low + high) / 2)
+            // The round trip at which the sample's logged times exceed the replay's as often as
+            // they fall short (more round trip, more time): bisection, to a microsecond.
+            var (shortest, longer) = (0.0, max(longest, 0.001))
+            while longer - shortest > 0.001 {
+                let middle = (shortest + longer) / 2
+                let times = durations(roundTrip: middle, bitsPerSecond: bitsPerSecond)
+                let residuals = timing.map { requests[$0].duration - (times[$0] ?? .infinity) }
+                if EmpiricalQuantiles(residuals).quantile(0.5) > 0 { shortest = middle } else { longer = middle }
+            }
+            roundTrip = (shortest + longer) / 2
+        }
+        return network(roundTrip: roundTrip, bitsPerSecond: bitsPerSecond)
+    }
+
+    /// Whether a logged request crossed the network model: an API call the server answered
+    /// (200, 429, 500: not a timeout, an offline 503 or a refused query), an image it answered
+    /// (200, 206, 304, 416) or whose client gave up on it (status 0).
+    static func crossesNetwork(_ request: CapturedRequest) -> Bool {
+        switch request.kind {
+        case .api: return [200, 429, 500].contains(request.status)
+        case .image: return [0, 200, 206, 304, 416].contains(request.status) && request.responseBytes != nil
+        case .other: return false
+        }
+    }
+
+    /// The durations in milliseconds the network model gives the requests at `indices` of
+    /// `requests` (sent at their start less `origin`, API calls after their server time, the
+    /// abandoned ones cancelled when their client gave up), by index; an abandoned request has
+    /// none. One replay, drawing from seed 1. O(events × exchanges).
+    static func replay(_ requests: [CapturedRequest], _ indices: [Int], origin: Double, on profile: NetworkProfile) -> [Int: Double] {
+        let nanoseconds = { (ms: Double) in Int64(((ms - origin) * 1e6).rounded()) }
+        var events: [(time: Int64, index: Int, send: Bool)] = []
+        for index in indices {
+            events.append((nanoseconds(requests[index].start), index, true))
+            if requests[index].status == 0 { events.append((nanoseconds(requests[index].start + requests[index].duration), index, false)) }
+        }
+        events.sort { ($0.time, $0.send ? 1 : 0, $0.index) < ($1.time, $1.send ? 1 : 0, $1.index) }
+        let network = SimulatedNetwork(network: profile, seed: 1)
+        var durations: [Int: Double] = [:]
+        func run(until time: Int64) {
+            while let next = network.nextTime(), next <= time {
+                for case let .image(_, index) in network.takeDelivered(at: next) {
+                    durations[index] = Double(next) / 1e6 + origin - requests[index].start
+                }
+            }
+        }
+        for event in events {
+            run(until: event.time)
+            let request = requests[event.index]
+            let payload = SimulatedNetwork.Payload.image(url: UInt64(event.index), serial: event.index)
+            if event.send {
+                network.send(payload, to: request.kind == .api ? .api : .images, responseBytes: Int64(request.responseBytes ?? 0),
+                             think: Self.nanoseconds(milliseconds: request.serverTime ?? 0), at: event.time)
+            } else {
+                network.cancel(payload, at: event.time)
+            }
+        }
+        run(until: .max)
+        return durations
     }
 }

@@ -16,7 +16,9 @@ public struct CalibrationSummary {
         var lines = ["captures: \(fit.requests) requests: \(fit.apiCalls) API calls, \(fit.imageDownloads) image downloads, "
                      + "\(requests.filter { $0.kind == .other }.count) other"]
         let answered = calibration.apiLatencies.filter { $0 > 0 }
-        if answered.isEmpty {
+        if answered.isEmpty, !calibration.apiLatencies.isEmpty, workload.api.latency == .fixed(0) {
+            lines.append("api latency: \(calibration.apiLatencies.count) answered, the server taking no time of its own; fit: fixed at 0 ms")
+        } else if answered.isEmpty {
             lines.append("api latency: no answered call; the built-in model is kept")
         } else {
             let sample = EmpiricalQuantiles(answered)

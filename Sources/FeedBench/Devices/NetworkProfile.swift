@@ -1,24 +1,54 @@
-/// A network condition, as Apple's Network Link Conditioner presets define them: bandwidth
-/// shared by concurrent downloads, one-way delay (a request costs a round trip before its first
-/// byte), packet loss (a lost attempt is retried) and the per-host connection limit.
+/// A network condition, as Apple's Network Link Conditioner presets define them (DESIGN.md §5),
+/// and the transport over it: the downlink and uplink (rate, one-way delay, packet loss), the
+/// bottleneck's drop-tail buffer, TCP's initial window and segment size, slow-start restart,
+/// TLS, the HTTP version and the per-host connection limit. `bench profiles --network NAME`
+/// prints one as the JSON `NetworkFile` reads.
 public struct NetworkProfile: Sendable, Hashable {
     public var name: String
-    /// Downlink bandwidth in bits per second, shared equally by active downloads.
+    /// Downlink rate in bits per second: the bottleneck every response crosses.
     public var bitsPerSecond: Int64
-    /// One-way delay range in nanoseconds; each request draws its own from this range.
+    /// Uplink rate in bits per second: requests and handshakes cross it.
+    public var uplinkBitsPerSecond: Int64
+    /// Downlink one-way delay range in nanoseconds. The presets are fixed (a one-value range);
+    /// a wider range is jitter, drawn once per request (`jitterMs` in a network file).
     public var oneWayDelay: ClosedRange<Int64>
-    /// Probability that an attempt is lost; a lost attempt is detected after `retryTimeout`
-    /// and retried, up to `maxRetries` times, then the download fails.
+    /// Uplink one-way delay in nanoseconds.
+    public var uplinkDelay: Int64
+    /// Probability that a downlink packet is lost (TCP recovers it).
     public var loss: Double
+    /// Probability that an uplink packet is lost.
+    public var uplinkLoss: Double
+    /// Packets the bottleneck's drop-tail queue holds (NLC's dummynet pipe: 50 slots).
+    public var bufferPackets: Int
+    /// TCP's initial congestion window, in segments (RFC 6928: 10).
+    public var initialWindowSegments: Int
+    /// TCP payload bytes per segment (1,448: a 1,500-byte MTU less IPv4, TCP and timestamps).
+    public var maxSegmentBytes: Int
+    /// Whether a connection idle for longer than its retransmission timeout restarts from the
+    /// initial window (Linux's `tcp_slow_start_after_idle`, on by default; ns-3 does not).
+    public var slowStartAfterIdle: Bool
+    /// Whether connections speak TLS 1.3 (one more round trip to open).
+    public var tls: Bool
+    /// The HTTP version: "1.1" (one response at a time per connection).
+    public var http: String
+    /// How long an idle connection stays open for reuse, in nanoseconds: Apple's only public
+    /// figure (Technical Q&A QA1774) is 30 s, and 3 s on cellular interfaces.
+    public var idleTimeout: Int64
+    /// While the network is down (an outage), a request fails at once and is tried again after
+    /// `retryTimeout`, up to `maxRetries` times; then the download fails.
     public var retryTimeout: Int64
     public var maxRetries: Int
-    /// Downloads that can run at once to the image host (URLSession's HTTP/1.1 default).
+    /// Connections the app opens at most to one host (URLSession's HTTP/1.1 default).
     public var connectionsPerHost: Int
 
     static let millisecond: Int64 = 1_000_000
 
     public init(name: String, bitsPerSecond: Int64, oneWayDelay: ClosedRange<Int64>, loss: Double = 0,
-                retryTimeout: Int64 = 1_000_000_000, maxRetries: Int = 3, connectionsPerHost: Int = 6) {
+                retryTimeout: Int64 = 1_000_000_000, maxRetries: Int = 3, connectionsPerHost: Int = 6,
+                uplinkBitsPerSecond: Int64? = nil, uplinkDelay: Int64? = nil, uplinkLoss: Double? = nil,
+                bufferPackets: Int = 50, initialWindowSegments: Int = 10, maxSegmentBytes: Int = 1_448,
+                slowStartAfterIdle: Bool = true, tls: Bool = true, http: String = "1.1",
+                idleTimeout: Int64 = 30_000_000_000) {
         self.name = name
         self.bitsPerSecond = bitsPerSecond
         self.oneWayDelay = oneWayDelay
@@ -26,17 +56,45 @@ public struct NetworkProfile: Sendable, Hashable {
         self.retryTimeout = retryTimeout
         self.maxRetries = maxRetries
         self.connectionsPerHost = connectionsPerHost
+        self.uplinkBitsPerSecond = uplinkBitsPerSecond ?? bitsPerSecond
+        self.uplinkDelay = uplinkDelay ?? oneWayDelay.lowerBound
+        self.uplinkLoss = uplinkLoss ?? loss
+        self.bufferPackets = bufferPackets
+        self.initialWindowSegments = initialWindowSegments
+        self.maxSegmentBytes = maxSegmentBytes
+        self.slowStartAfterIdle = slowStartAfterIdle
+        self.tls = tls
+        self.http = http
+        self.idleTimeout = idleTimeout
     }
 
-    /// Bytes per second of the whole link.
+    /// Bytes per second of the whole downlink.
     public var bytesPerSecond: Double { Double(bitsPerSecond) / 8 }
 
-    public static let wifi = NetworkProfile(name: "wifi", bitsPerSecond: 40_000_000, oneWayDelay: 1 * millisecond...1 * millisecond)
-    public static let dsl = NetworkProfile(name: "dsl", bitsPerSecond: 2_000_000, oneWayDelay: 5 * millisecond...5 * millisecond)
-    public static let lte = NetworkProfile(name: "lte", bitsPerSecond: 50_000_000, oneWayDelay: 50 * millisecond...65 * millisecond)
-    public static let threeG = NetworkProfile(name: "3g", bitsPerSecond: 780_000, oneWayDelay: 100 * millisecond...100 * millisecond)
-    public static let edge = NetworkProfile(name: "edge", bitsPerSecond: 240_000, oneWayDelay: 400 * millisecond...400 * millisecond)
-    public static let veryBad = NetworkProfile(name: "very-bad", bitsPerSecond: 1_000_000, oneWayDelay: 500 * millisecond...500 * millisecond, loss: 0.10)
+    /// The round trip without queueing: the downlink's least delay plus the uplink's.
+    public var baseRoundTrip: Int64 { oneWayDelay.lowerBound + uplinkDelay }
+
+    /// QA1774's idle timeout on cellular interfaces.
+    static let cellularIdleTimeout: Int64 = 3_000_000_000
+
+    // Network Link Conditioner's presets (DESIGN.md §5): downlink and uplink rate, delay and
+    // loss as NLC sets them; the bottleneck buffer is dummynet's default queue of 50 slots.
+    public static let wifi = NetworkProfile(name: "wifi", bitsPerSecond: 40_000_000, oneWayDelay: 1 * millisecond...1 * millisecond,
+                                            uplinkBitsPerSecond: 33_000_000, uplinkDelay: 1 * millisecond)
+    public static let dsl = NetworkProfile(name: "dsl", bitsPerSecond: 2_000_000, oneWayDelay: 5 * millisecond...5 * millisecond,
+                                           uplinkBitsPerSecond: 256_000, uplinkDelay: 5 * millisecond)
+    public static let lte = NetworkProfile(name: "lte", bitsPerSecond: 50_000_000, oneWayDelay: 50 * millisecond...50 * millisecond,
+                                           uplinkBitsPerSecond: 10_000_000, uplinkDelay: 65 * millisecond,
+                                           idleTimeout: cellularIdleTimeout)
+    public static let threeG = NetworkProfile(name: "3g", bitsPerSecond: 780_000, oneWayDelay: 100 * millisecond...100 * millisecond,
+                                              uplinkBitsPerSecond: 330_000, uplinkDelay: 100 * millisecond,
+                                              idleTimeout: cellularIdleTimeout)
+    public static let edge = NetworkProfile(name: "edge", bitsPerSecond: 240_000, oneWayDelay: 400 * millisecond...400 * millisecond,
+                                            uplinkBitsPerSecond: 200_000, uplinkDelay: 440 * millisecond,
+                                            idleTimeout: cellularIdleTimeout)
+    public static let veryBad = NetworkProfile(name: "very-bad", bitsPerSecond: 1_000_000, oneWayDelay: 500 * millisecond...500 * millisecond,
+                                               loss: 0.10, uplinkBitsPerSecond: 1_000_000, uplinkDelay: 500 * millisecond, uplinkLoss: 0.10,
+                                               idleTimeout: cellularIdleTimeout)
 
     /// The presets, in the order reports list them.
     public static let builtIn: [NetworkProfile] = [wifi, dsl, lte, threeG, edge, veryBad]

@@ -19,13 +19,14 @@ public enum ProfileCatalog {
              mebibytes(profile.diskReadBytesPerSecond), FixedPoint.ratio(profile.diskReadLatency, 1_000_000, decimals: 2) + " ms"]
         }, leftAligned: [0])
         lines.append("")
-        lines.append("Network presets (--network):")
-        lines += TextTable.render([["network", "bandwidth", "one-way delay", "loss", "connections"]] + NetworkProfile.builtIn.map { network in
-            let delay = network.oneWayDelay
-            let milliseconds = [delay.lowerBound, delay.upperBound].map { FixedPoint.ratio($0, 1_000_000, decimals: 0) }
-            return [network.name, FixedPoint.ratio(network.bitsPerSecond, 1_000_000, decimals: 2) + " Mbit/s",
-                    (milliseconds[0] == milliseconds[1] ? milliseconds[0] : milliseconds.joined(separator: "–")) + " ms",
-                    FixedPoint.decimal(network.loss * 100, decimals: 0) + " %", String(network.connectionsPerHost)]
+        lines.append("Network presets (--network NAME or FILE; bench profiles --network NAME prints its JSON):")
+        lines += TextTable.render([["network", "down Mbit/s", "delay ms", "up Mbit/s", "delay ms", "loss %", "buffer pkt", "TLS", "HTTP",
+                                    "connections"]] + NetworkProfile.builtIn.map { network in
+            [network.name, FixedPoint.ratio(network.bitsPerSecond, 1_000_000, decimals: 2),
+             FixedPoint.ratio(network.oneWayDelay.lowerBound, 1_000_000, decimals: 0),
+             FixedPoint.ratio(network.uplinkBitsPerSecond, 1_000_000, decimals: 3),
+             FixedPoint.ratio(network.uplinkDelay, 1_000_000, decimals: 0), FixedPoint.decimal(network.loss * 100, decimals: 0),
+             String(network.bufferPackets), network.tls ? "1.3" : "off", network.http, String(network.connectionsPerHost)]
         }, leftAligned: [0])
         return lines.joined(separator: "\n") + "\n"
     }

@@ -23,12 +23,28 @@ public struct InputError: Error, CustomStringConvertible, Equatable, Sendable {
         self.message = message
     }
 
+    /// One line: control characters in the source and field (a path given as `" \n"`) are
+    /// escaped as in `quote`.
     public var description: String {
-        var text = source
+        var text = Self.escapingControls(source)
         if let line { text += ":\(line)" }
         text += ": "
-        if let field { text += "\(field): " }
+        if let field { text += "\(Self.escapingControls(field)): " }
         return text + message
+    }
+
+    /// `text` with each control character (U+0000–U+001F, U+007F) written `\xNN`.
+    public static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                escaped += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 }
 

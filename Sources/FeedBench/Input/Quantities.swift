@@ -2,9 +2,14 @@
 public enum Quantities {
     /// A positive integer, optionally with a byte unit: `4897`, `20MB` (10^6), `64KiB` (2^10),
     /// `1.5GB`. Units are case-insensitive: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB. For what may
-    /// be a count (`bench cachesim --capacity`); a size alone is a `byteSize`.
-    public static func byteCount(_ text: String, source: String) throws -> Int64 {
-        try bytes(text, source: source, unitRequired: false)
+    /// be a count (`bench cachesim --capacity`); a size alone is a `byteSize`. Refused above
+    /// `maximum`.
+    public static func byteCount(_ text: String, source: String, maximum: Int64 = .max) throws -> Int64 {
+        let count = try bytes(text, source: source, unitRequired: false)
+        guard count <= maximum else {
+            throw InputError(source: source, "expected a positive count or size up to \(maximum), found \(InputError.quote(text))")
+        }
+        return count
     }
 
     /// A positive size with a byte unit (`200MB`, `64KiB`, `1.5GB`, `4897B`): a bare number
@@ -44,10 +49,10 @@ public enum Quantities {
         return Int64(scaled)
     }
 
-    /// A comma-separated list of `byteCount`s.
-    public static func byteCounts(_ text: String, source: String) throws -> [Int64] {
+    /// A comma-separated list of `byteCount`s, each at most `maximum`.
+    public static func byteCounts(_ text: String, source: String, maximum: Int64 = .max) throws -> [Int64] {
         let items = text.split(separator: ",", omittingEmptySubsequences: false)
-        return try items.map { try byteCount(String($0), source: source) }
+        return try items.map { try byteCount(String($0), source: source, maximum: maximum) }
     }
 
     /// A positive duration in nanoseconds: a decimal number with a unit — `500ms`, `1.5s`, `5m`

@@ -340,6 +340,11 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
         dispatchQueued(at: now, queue: &queue)
     }
 
+    /// The connection `task`'s download went on, as its transport says, else its slot.
+    func connectionUse(of task: Task) -> ConnectionUse {
+        transport.connectionUse(task.image.url) ?? ConnectionUse(connection: task.connection, opened: false)
+    }
+
     /// Frees the connection `task` holds.
     mutating func releaseConnection(of task: Task) {
         connectionsInUse -= 1
@@ -357,10 +362,11 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
             if let i = lowQueue.firstIndex(of: url) { lowQueue.remove(at: i) }
             tasks[url] = nil
         case .downloading:
+            let use = connectionUse(of: task)
             let received = transport.cancel(url, at: now, clock: &queue)
             if task.sent {
                 cancelledRequests += 1
-                requestLog?.download(task.image, sentAt: task.sentAt, now: now, connection: task.connection, cancelledAfter: received)
+                requestLog?.download(task.image, sentAt: task.sentAt, now: now, use: use, cancelledAfter: received)
             }
             releaseConnection(of: task)
             tasks[url] = nil
@@ -425,7 +431,7 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
     mutating func finishDownload<Clock: RunClock<SimulationEvent>>(_ url: UInt64, at now: Int64, queue: inout Clock) {
         guard let task = tasks[url] else { return }
         releaseConnection(of: task)
-        requestLog?.download(task.image, sentAt: task.sentAt, now: now, connection: task.connection)
+        if requestLog != nil { requestLog!.download(task.image, sentAt: task.sentAt, now: now, use: connectionUse(of: task)) }
         bytesDownloaded += task.image.encodedBytes
         if task.startedByPrefetch { prefetchDownloads.insert(url) }
         storeOnDisk(task.image, at: now)

@@ -11,9 +11,12 @@
 ///   where N is the run's N-th call (the page `bench serve` answers with the same feed), with
 ///   its status (200, 500, 504, 429) and the bytes of `FeedAPIBody` for a server at
 ///   `FeedAPIBody.defaultAuthority`. Calls made while offline never reach a server.
-/// - Times are from the run's start; everything the simulation waits for is injected, so
-///   `injected_delay_ms` equals `duration_ms`. Image connections are numbered 1… up to the
-///   network's per-host limit (the lowest free one is taken); API calls use the next number.
+/// - Times are from the run's start. `duration_ms` is what the app waited: handshakes, the
+///   uplink, the shared downlink and the server's own time; `injected_delay_ms` is the server's
+///   own time alone (the API's modelled latency; 0 for images). Connections are numbered as
+///   the simulated network opened them, and `new_connection` marks the request that opened
+///   one; a transport that does not say (a test's) gets slot numbers: image connections 1… up
+///   to the per-host limit (the lowest free one), API calls the next number.
 ///
 /// Recording costs O(1) per request and is off unless asked for.
 struct RequestRecorder {
@@ -39,27 +42,23 @@ struct RequestRecorder {
         if number >= 1 && number <= inUse.count { inUse[number - 1] = false }
     }
 
-    /// A download first sent at `sentAt` ended at `now`: it finished, or it was cancelled when
-    /// `cancelledAfter` of its bytes had arrived.
-    mutating func download(_ image: ImageDescriptor, sentAt: Int64, now: Int64, connection: Int, cancelledAfter received: Int64? = nil) {
+    /// A download first sent at `sentAt` on `use` ended at `now`: it finished, or it was
+    /// cancelled when `cancelledAfter` of its bytes had arrived.
+    mutating func download(_ image: ImageDescriptor, sentAt: Int64, now: Int64, use: ConnectionUse, cancelledAfter received: Int64? = nil) {
         records.append(RequestLogFile.Record(
             time: sentAt - origin, method: "GET", path: "/images/\(image.url).jpg", status: received == nil ? 200 : RequestLogFile.clientClosed,
-            bytes: received ?? image.encodedBytes, objectBytes: image.encodedBytes, injectedDelay: now - sentAt, duration: now - sentAt,
-            connection: connection))
+            bytes: received ?? image.encodedBytes, objectBytes: image.encodedBytes, injectedDelay: 0, duration: now - sentAt,
+            connection: use.connection, newConnection: use.opened))
     }
 
-    /// The `call`-th API call, sent at `sentAt`, answered at `now`.
-    mutating func apiCall(_ call: Int, sentAt: Int64, now: Int64, outcome: FeedAPIResponse.Outcome) {
-        let status: Int, body: String
-        switch outcome {
-        case let .page(images):
-            (status, body) = (200, FeedAPIBody.page(images, authority: FeedAPIBody.defaultAuthority))
-        case let .failure(failure):
-            let (code, message) = FeedAPIBody.failure(failure)
-            (status, body) = (code, FeedAPIBody.error(message))
-        }
+    /// The `call`-th API call, sent at `sentAt` on `use` (slot numbering when `nil`), answered at
+    /// `now` after `serverTime` of the API's own.
+    mutating func apiCall(_ call: Int, sentAt: Int64, now: Int64, serverTime: Int64, outcome: FeedAPIResponse.Outcome, use: ConnectionUse?) {
+        let (status, body) = FeedAPIBody.response(outcome)
+        let use = use ?? ConnectionUse(connection: inUse.count + 1, opened: false)
         records.append(RequestLogFile.Record(
             time: sentAt - origin, method: "GET", path: "/v1/images/search?limit=\(FeedAPIConfiguration.pageSize)&page=\(call)", status: status,
-            bytes: Int64(body.utf8.count), objectBytes: nil, injectedDelay: now - sentAt, duration: now - sentAt, connection: inUse.count + 1))
+            bytes: Int64(body.utf8.count), objectBytes: nil, injectedDelay: serverTime, duration: now - sentAt,
+            connection: use.connection, newConnection: use.opened))
     }
 }

@@ -26,8 +26,10 @@ public struct OutputPath: Sendable, Equatable {
     }
 
     /// Refuses, in one line naming the option and the path, the first output that cannot be
-    /// written: a file path that is a folder (or a folder path that is a file), a path under a
-    /// file, a folder where nothing can be created, or a file named by two options. A folder
+    /// written: an empty path, a file path that is a folder (or a folder path that is a file),
+    /// a device, pipe or socket (the atomic rename would replace it: `--out /dev/null` run as
+    /// root would leave a regular file there), a path under a file, a folder where nothing can
+    /// be created, or a file named by two options. A folder
     /// that does not exist yet is fine when it can be created. Leaves nothing behind: it
     /// creates a hidden file (or folder) where the output will go and removes it at once.
     public static func check(_ outputs: [OutputPath]) throws {
@@ -44,10 +46,14 @@ public struct OutputPath: Sendable, Equatable {
 
     func check() throws {
         let manager = FileManager.default
+        guard !path.isEmpty else { throw refusal("expected \(isFolder ? "a folder" : "a file") to write, found an empty path") }
         var isDirectory: ObjCBool = false
         let exists = manager.fileExists(atPath: path, isDirectory: &isDirectory)
         if exists && isDirectory.boolValue != isFolder {
             throw refusal("expected \(isFolder ? "a folder" : "a file") to write, found \(isDirectory.boolValue ? "the folder" : "the file") \(InputError.quote(path, limit: .max))")
+        }
+        if exists && !isFolder, let kind = Self.special(path) {
+            throw refusal("expected a file to write, found the \(kind) \(InputError.quote(path, limit: .max))")
         }
         // Where something must be created: in the folder itself, in the file's folder, or, when
         // that folder is missing, in the nearest folder that exists (its subfolders will be).
@@ -84,4 +90,17 @@ public struct OutputPath: Sendable, Equatable {
     }
 
     func refusal(_ message: String) -> InputError { InputError(source: option, message) }
+
+    /// What `path` (followed through links) is when it is neither a regular file nor a folder:
+    /// "device", "pipe" or "socket"; `nil` otherwise.
+    static func special(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFCHR, S_IFBLK: return "device"
+        case S_IFIFO: return "pipe"
+        case S_IFSOCK: return "socket"
+        default: return nil
+        }
+    }
 }

@@ -18,6 +18,41 @@ public enum FeedAPIBody {
         #"{"error": \#(ServeConditions.jsonString(message))}"#
     }
 
+    /// The status and body of the API's answer `outcome` from a server at `defaultAuthority`
+    /// (what the simulated request log and network count). O(images).
+    public static func response(_ outcome: FeedAPIResponse.Outcome) -> (status: Int, body: String) {
+        switch outcome {
+        case let .page(images):
+            return (200, page(images, authority: defaultAuthority))
+        case let .failure(failure):
+            let (code, message) = Self.failure(failure)
+            return (code, error(message))
+        }
+    }
+
+    /// The body bytes of `response(outcome)`, counted without writing the body (a page's is
+    /// built from its images' digits: the simulated network needs only its size). O(images).
+    static func bytes(of outcome: FeedAPIResponse.Outcome) -> Int {
+        guard case let .page(images) = outcome else { return response(outcome).body.utf8.count }
+        return images.isEmpty ? 2 : images.reduce(2 + 2 * (images.count - 1)) { total, image in
+            total + itemWithoutDigits + 2 * digits(image.url) + digits(UInt64(image.pixelWidth)) + digits(UInt64(image.pixelHeight))
+        }
+    }
+
+    /// The bytes of a page's item but for the digits of its id (twice), width and height.
+    static let itemWithoutDigits = page([ImageDescriptor(url: 0, pixelWidth: 0, pixelHeight: 0, encodedBytes: 0)],
+                                        authority: defaultAuthority).utf8.count - 2 - 4
+
+    /// The decimal digits of `value`. O(digits).
+    static func digits(_ value: UInt64) -> Int {
+        var count = 1, rest = value
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        return count
+    }
+
     /// The status and message of an injected failure: 500, 504 at the timeout, 429.
     public static func failure(_ failure: FeedAPIFailure) -> (status: Int, message: String) {
         switch failure {

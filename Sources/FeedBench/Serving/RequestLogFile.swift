@@ -1,15 +1,22 @@
 import Foundation
 
 /// `bench serve --log FILE`: one CSV line per request, written as each response ends —
-/// `time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection`.
+/// `time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection,new_connection,protocol`.
 /// The server writes it (`RequestLog` in FeedServe); `bench cachesim` replays its image
 /// requests as a key trace, and `records(…)` reads it back.
 ///
 /// - `time_ms`: when the request arrived, in milliseconds since the server started (3 decimals);
 /// - `bytes`: the body sent; `object_bytes`: the whole image's size for a request that named
 ///   an image, whatever part of it was sent (empty for other requests);
-/// - `injected_delay_ms`: latency, round trip, retransmissions and pacing added on purpose;
-///   `duration_ms`: arrival to the last byte; `connection`: 1, 2, … in order of first request.
+/// - `injected_delay_ms`: the server's own time (the API's latency; 0 for images);
+///   `duration_ms`: arrival to the last byte (what the client waited: handshakes, the network
+///   model and the server's time); `connection`: the network model's connection, 1, 2, … as it
+///   opened them (a request that crossed no network: its real connection's number);
+///   `new_connection`: 1 when this request opened its connection, else 0; `protocol`: `http/1.1`.
+///
+/// Logs written before the last two columns existed (9 columns) are read too: a connection's
+/// first request then counts as opening it (their `injected_delay_ms` held an image's round trip
+/// and pacing too in a server's log, and the whole duration in a simulated run's).
 ///
 /// Lines are in order of completion, not arrival: a reader that wants the order in which the
 /// client asked sorts by `time_ms` (`records` does). A request the client gave up on before its
@@ -17,7 +24,11 @@ import Foundation
 /// nginx logs it) and the bytes sent until then: every request that reached the server is there.
 public enum RequestLogFile {
     public static let columns = ["time_ms", "method", "path", "status", "bytes", "object_bytes",
-                                 "injected_delay_ms", "duration_ms", "connection"]
+                                 "injected_delay_ms", "duration_ms", "connection", "new_connection", "protocol"]
+    /// The columns of a log written before `new_connection` and `protocol`.
+    static let earlierColumns = Array(columns.prefix(9))
+    /// The protocol every request of the model speaks.
+    public static let http11 = "http/1.1"
     /// The status of a request whose client closed the connection before the response ended.
     public static let clientClosed = 499
     /// The header line, line end included.
@@ -34,11 +45,14 @@ public enum RequestLogFile {
         public var injectedDelay: Int64
         public var duration: Int64
         public var connection: Int
+        /// Whether this request opened its connection.
+        public var newConnection: Bool
+        public var httpProtocol: String
         /// The file line it was read from (0 for a record not read from a file).
         public var line: Int
 
         public init(time: Int64, method: String, path: String, status: Int, bytes: Int64, objectBytes: Int64?, injectedDelay: Int64,
-                    duration: Int64, connection: Int, line: Int = 0) {
+                    duration: Int64, connection: Int, newConnection: Bool = false, httpProtocol: String = RequestLogFile.http11, line: Int = 0) {
             self.time = time
             self.method = method
             self.path = path
@@ -48,6 +62,8 @@ public enum RequestLogFile {
             self.injectedDelay = injectedDelay
             self.duration = duration
             self.connection = connection
+            self.newConnection = newConnection
+            self.httpProtocol = httpProtocol
             self.line = line
         }
 
@@ -56,7 +72,8 @@ public enum RequestLogFile {
         public var csvLine: String {
             let quotedPath = path.contains(",") || path.contains("\"") ? "\"" + path.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : path
             return [Self.milliseconds(time), method, quotedPath, String(status), String(bytes), objectBytes.map(String.init) ?? "",
-                    Self.milliseconds(injectedDelay), Self.milliseconds(duration), String(connection)].joined(separator: ",") + "\n"
+                    Self.milliseconds(injectedDelay), Self.milliseconds(duration), String(connection), newConnection ? "1" : "0",
+                    httpProtocol].joined(separator: ",") + "\n"
         }
 
         static func milliseconds(_ nanoseconds: Int64) -> String { FixedPoint.ratio(nanoseconds, 1_000_000, decimals: 3) }
@@ -85,35 +102,52 @@ public enum RequestLogFile {
         records.reduce(into: header) { $0 += $1.csvLine }
     }
 
-    /// Whether `prefix` (a file's first bytes) starts with the log's header line.
+    /// Whether `prefix` (a file's first bytes) starts with the log's header line (this one or the
+    /// earlier one of 9 columns).
     public static func startsWithHeader<Bytes: Collection>(_ prefix: Bytes) -> Bool where Bytes.Element == UInt8 {
+        [columns, earlierColumns].contains { starts(prefix, with: $0) }
+    }
+
+    /// Whether `prefix` (a file's first bytes) starts with this format's header line: the one
+    /// whose `injected_delay_ms` is the server's own time and whose `new_connection` is recorded.
+    public static func startsWithCurrentHeader<Bytes: Collection>(_ prefix: Bytes) -> Bool where Bytes.Element == UInt8 {
+        starts(prefix, with: columns)
+    }
+
+    static func starts<Bytes: Collection>(_ prefix: Bytes, with columns: [String]) -> Bool where Bytes.Element == UInt8 {
         let body = Array(prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? prefix.dropFirst(3) : prefix[...])
-        let line = Array(header.utf8.dropLast())
+        let line = Array(columns.joined(separator: ",").utf8)
         guard body.starts(with: line) else { return false }
         let rest = body.dropFirst(line.count)
         return rest.first == UInt8(ascii: "\n") || rest.starts(with: [13, 10])
     }
 
     /// Every request of the log `bytes` (named `source` in messages), sorted by arrival time
-    /// (ties keep the file's order). Refused, with the line and column: another header, a line
-    /// without the 9 fields, a field that is not what its column holds. O(n log n); the log is
+    /// (ties keep the file's order). Refused, with the line and column: another header (this
+    /// one, or the earlier one of 9 columns), a line
+    /// without the header's fields, a field that is not what its column holds. O(n log n); the log is
     /// read whole (a session's log is thousands of lines).
     public static func records(parsing bytes: [UInt8], source: String) throws -> [Record] {
         let table = try CSVTable(parsing: bytes, source: source)
-        guard table.header.fields == columns else {
+        let current = table.header.fields == columns
+        guard current || table.header.fields == earlierColumns else {
             throw InputError(source: source, line: table.header.line,
                              "expected the header \(columns.joined(separator: ",")), found \(InputError.quote(table.header.fields.joined(separator: ",")))")
         }
         var records: [Record] = []
         records.reserveCapacity(table.records.count)
+        var seen = Set<Int>()
         for record in table.records {
             let fields = Fields(record: record, source: source)
+            let connection = Int(try fields.whole(8, in: 1...Int64(Int32.max)))
+            let opened = current ? try fields.whole(9, in: 0...1) == 1 : seen.insert(connection).inserted
+            let httpProtocol = current ? try fields.token(10) : http11
             records.append(Record(
                 time: try fields.milliseconds(0), method: try fields.word(1), path: record.fields[2],
                 status: Int(try fields.whole(3, in: 100...599)), bytes: try fields.whole(4),
                 objectBytes: record.fields[5].isEmpty ? nil : try fields.whole(5),
                 injectedDelay: try fields.milliseconds(6), duration: try fields.milliseconds(7),
-                connection: Int(try fields.whole(8, in: 1...Int64(Int32.max))), line: record.line))
+                connection: connection, newConnection: opened, httpProtocol: httpProtocol, line: record.line))
         }
         // Stable: equal times keep the order of the file.
         return records.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
@@ -168,6 +202,15 @@ public enum RequestLogFile {
             }
             let fraction = parts.count == 2 ? Int64(parts[1] + String(repeating: "0", count: 6 - parts[1].count)) ?? 0 : 0
             return milliseconds * 1_000_000 + fraction
+        }
+
+        /// A protocol name such as `http/1.1`: printable ASCII without spaces or commas.
+        func token(_ i: Int) throws -> String {
+            let text = record.fields[i]
+            guard !text.isEmpty, text.count <= 32, text.utf8.allSatisfy({ (33...126).contains($0) && $0 != 44 && $0 != 34 }) else {
+                throw failure(i, "a protocol such as http/1.1")
+            }
+            return text
         }
 
         func word(_ i: Int) throws -> String {

@@ -57,13 +57,10 @@ public struct ServeConditions: Sendable, Hashable {
         #"{"network": \#(Self.json(network)), "api": \#(Self.json(api)), "offline": \#(offline)}"#
     }
 
-    /// A network's fields as the `network` object of the conditions (and of a workload).
+    /// A network's fields as the `network` object of the conditions (and of a workload), one
+    /// line, in `NetworkFile.fields`' order.
     public static func json(_ network: NetworkProfile) -> String {
-        let delay = network.oneWayDelay
-        return #"{"name": \#(jsonString(network.name)), "bitsPerSecond": \#(network.bitsPerSecond), "#
-            + #""oneWayDelayMs": [\#(milliseconds(delay.lowerBound)), \#(milliseconds(delay.upperBound))], "#
-            + #""loss": \#(network.loss), "retryTimeoutMs": \#(milliseconds(network.retryTimeout)), "#
-            + #""connectionsPerHost": \#(network.connectionsPerHost)}"#
+        "{" + NetworkFile.values(network).map { "\(jsonString($0.key)): \($0.value)" }.joined(separator: ", ") + "}"
     }
 
     /// The API's models as the `api` object of the conditions (and of a workload).
@@ -154,28 +151,61 @@ public struct ServeConditions: Sendable, Hashable {
         func network(_ value: Any, base: NetworkProfile?) throws -> NetworkProfile {
             if let name = value as? String { return try NetworkProfile.named(name, source: "\(source): network") }
             let object = try self.object(value, at: "network")
-            try keys(of: object, allowed: ["name", "bitsPerSecond", "oneWayDelayMs", "loss", "retryTimeoutMs", "connectionsPerHost"], at: "network")
+            try keys(of: object, allowed: NetworkFile.fields, at: "network")
             var network = base ?? .wifi
             if let name = object["name"] {
-                guard let text = name as? String, !text.isEmpty else { throw fail("network.name", "expected a name") }
+                guard let text = name as? String, !text.isEmpty, text.count <= 100, !text.contains(where: { $0 == "," || $0 == ";" || $0.isNewline }) else {
+                    throw fail("network.name", "expected a name of 1…100 characters without commas, semicolons or line breaks")
+                }
                 network.name = text
             }
-            if let bits = object["bitsPerSecond"] { network.bitsPerSecond = try integer(bits, at: "network.bitsPerSecond", in: 1_000...100_000_000_000) }
+            func whole(_ key: String, in range: ClosedRange<Int64>) throws -> Int64? {
+                try object[key].map { try integer($0, at: "network.\(key)", in: range) }
+            }
+            func probability(_ key: String) throws -> Double? {
+                guard let value = object[key] else { return nil }
+                let p = try number(value, at: "network.\(key)")
+                guard (0...0.9).contains(p) else { throw fail("network.\(key)", "expected a probability in 0…0.9, found \(p)") }
+                return p
+            }
+            if let bits = try whole("bitsPerSecond", in: 1_000...100_000_000_000) { network.bitsPerSecond = bits }
+            if let bits = try whole("uplinkBitsPerSecond", in: 1_000...100_000_000_000) { network.uplinkBitsPerSecond = bits }
+            let jitter = try object["jitterMs"].map { try duration($0, at: "network.jitterMs") }
             if let delay = object["oneWayDelayMs"] {
-                guard let pair = delay as? [Any], pair.count == 2 else { throw fail("network.oneWayDelayMs", "expected [min, max] in milliseconds") }
-                let low = try duration(pair[0], at: "network.oneWayDelayMs"), high = try duration(pair[1], at: "network.oneWayDelayMs")
-                guard low <= high else { throw fail("network.oneWayDelayMs", "expected min ≤ max") }
-                network.oneWayDelay = low...high
+                if let pair = delay as? [Any] {
+                    // The earlier form: [min, max], each request drawing from the range.
+                    guard pair.count == 2 else { throw fail("network.oneWayDelayMs", "expected milliseconds, or [min, max] in milliseconds") }
+                    let low = try duration(pair[0], at: "network.oneWayDelayMs"), high = try duration(pair[1], at: "network.oneWayDelayMs")
+                    guard low <= high else { throw fail("network.oneWayDelayMs", "expected min ≤ max") }
+                    guard jitter == nil else { throw fail("network.jitterMs", "expected no jitter beside a [min, max] delay") }
+                    network.oneWayDelay = low...high
+                } else {
+                    let low = try duration(delay, at: "network.oneWayDelayMs")
+                    network.oneWayDelay = low...low
+                }
             }
-            if let loss = object["loss"] {
-                let probability = try number(loss, at: "network.loss")
-                guard (0...0.9).contains(probability) else { throw fail("network.loss", "expected a probability in 0…0.9, found \(probability)") }
-                network.loss = probability
+            if let jitter {
+                guard jitter <= 86_400_000_000_000 - network.oneWayDelay.lowerBound else { throw fail("network.jitterMs", "expected a delay plus jitter within 24 h") }
+                network.oneWayDelay = network.oneWayDelay.lowerBound...(network.oneWayDelay.lowerBound + jitter)
             }
+            if let delay = object["uplinkDelayMs"] { network.uplinkDelay = try duration(delay, at: "network.uplinkDelayMs") }
+            if let loss = try probability("loss") { network.loss = loss }
+            if let loss = try probability("uplinkLoss") { network.uplinkLoss = loss }
+            if let packets = try whole("bufferPackets", in: 1...1_000_000) { network.bufferPackets = Int(packets) }
+            if let segments = try whole("initialWindowSegments", in: 1...1_000) { network.initialWindowSegments = Int(segments) }
+            if let bytes = try whole("maxSegmentBytes", in: 536...65_483) { network.maxSegmentBytes = Int(bytes) }
+            if let restart = object["slowStartAfterIdle"] { network.slowStartAfterIdle = try bool(restart, at: "network.slowStartAfterIdle") }
+            if let tls = object["tls"] { network.tls = try bool(tls, at: "network.tls") }
+            if let http = object["http"] {
+                guard let version = http as? String, version == "1.1" else {
+                    throw fail("network.http", "expected \"1.1\" (HTTP/2 is not modelled yet)")
+                }
+                network.http = version
+            }
+            if let timeout = object["idleTimeoutMs"] { network.idleTimeout = try duration(timeout, at: "network.idleTimeoutMs") }
             if let timeout = object["retryTimeoutMs"] { network.retryTimeout = try duration(timeout, at: "network.retryTimeoutMs") }
-            if let connections = object["connectionsPerHost"] {
-                network.connectionsPerHost = Int(try integer(connections, at: "network.connectionsPerHost", in: 1...1_000))
-            }
+            if let retries = try whole("maxRetries", in: 0...100) { network.maxRetries = Int(retries) }
+            if let connections = try whole("connectionsPerHost", in: 1...1_000) { network.connectionsPerHost = Int(connections) }
             return network
         }
 

@@ -76,7 +76,9 @@ extension FeedApp {
         }
         if pipeline.requestLog != nil, let sentAt = apiCallSentAt {
             // The call that reached the server last is the run's `apiRequests`-th.
-            pipeline.requestLog!.apiCall(result.apiRequests, sentAt: sentAt, now: now, outcome: outcome)
+            let call = feed.lastCall
+            pipeline.requestLog!.apiCall(result.apiRequests, sentAt: sentAt, now: now, serverTime: call?.serverTime ?? now - sentAt,
+                                         outcome: outcome, use: call?.use)
         }
         switch outcome {
         case let .page(images):

@@ -14,8 +14,7 @@ public struct FeedSimulation {
     /// earlier. A fresh file gives the same results as no file.
     public init(_ configuration: RunConfiguration, storePath: String? = nil) throws {
         app = try App(configuration, storePath: storePath, clock: EventQueue()) { seed in
-            (SimulatedImageTransport(network: configuration.network, outages: configuration.offline, seed: seed),
-             SimulatedFeedTransport(api: try MockFeedAPI(configuration: configuration.api, seed: seed), outages: configuration.offline))
+            try SimulatedTransports.make(configuration, seed: seed)
         }
     }
 

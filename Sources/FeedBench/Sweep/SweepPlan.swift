@@ -53,7 +53,7 @@ public struct SweepPlan: Sendable {
             throw value.error("expected no network with --workload (the workload brings its own, fitted to the capture), found \(InputError.quote(value.text))")
         }
         let networks: [NetworkProfile?] = try resolve(grid.networks, default: [nil], key: { $0?.name ?? "" }) { value in
-            try value.parse { try NetworkProfile.named($0, source: $1) }
+            try value.parse { try NetworkFile.resolve($0, option: $1) }
         }
         var caches: [CacheSetup] = try resolve(grid.policies, default: [], key: \.label) { value in
             let spec = try value.parse { try PolicySpec.parse($0, source: $1) }

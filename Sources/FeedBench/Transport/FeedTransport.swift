@@ -20,4 +20,19 @@ public protocol FeedTransport {
     /// A launch starts at `start`: an earlier launch's answer is dropped, and the transport takes
     /// on this launch's network conditions.
     mutating func startLaunch(_ index: Int, at start: Int64)
+
+    /// The last call's connection and server time, when the transport says (the request log's
+    /// columns); `nil` otherwise.
+    var lastCall: SentCall? { get }
+}
+
+extension FeedTransport {
+    public var lastCall: SentCall? { nil }
+}
+
+/// How a call to the feed API went out: its connection, and the server's own time (the API's
+/// modelled latency) before it answered.
+public struct SentCall: Sendable, Equatable {
+    public var use: ConnectionUse
+    public var serverTime: Int64
 }

@@ -37,6 +37,27 @@ public protocol ImageTransport {
 
     /// Bytes received so far by the downloads under way (their buffers count as app memory).
     var bytesReceived: Int64 { get }
+
+    /// The connection `url`'s download went on, while it is under way or at the check that
+    /// finished it; `nil` when the transport does not say (the request log then numbers
+    /// connections as slots).
+    func connectionUse(_ url: UInt64) -> ConnectionUse?
+}
+
+extension ImageTransport {
+    public func connectionUse(_ url: UInt64) -> ConnectionUse? { nil }
+}
+
+/// A request's connection, as the request log shows it: its number in the order connections
+/// were opened, and whether this request opened it (paying the handshakes).
+public struct ConnectionUse: Sendable, Equatable {
+    public var connection: Int
+    public var opened: Bool
+
+    public init(connection: Int, opened: Bool) {
+        self.connection = connection
+        self.opened = opened
+    }
 }
 
 /// An image transport's event on the run's clock. Each names the download it concerns by URL
@@ -53,10 +74,10 @@ public enum TransportEvent: Sendable {
     case attemptOffline(url: UInt64, serial: Int)
     /// A lost attempt is tried again.
     case retry(url: UInt64, serial: Int)
-    /// Bytes have arrived and downloads may have finished; `generation` is the transport's state
-    /// when this was scheduled, so a check made stale by a later change is ignored. (The live
-    /// transport posts one when a download's last byte arrives, tagged with that download's
-    /// serial: its only state a completion concerns.)
+    /// Bytes have arrived and downloads may have finished; `generation` is what the transport
+    /// needs to recognise the check. The live transport posts one when a download's last byte
+    /// arrives, tagged with that download's serial; the simulated one looks at its network at
+    /// every check (one that finds nothing due does nothing) and tags them 0.
     case progress(generation: Int)
 }
 

@@ -1,38 +1,39 @@
-/// The network as the simulation models it (DESIGN.md §1.5), behind the image transport seam:
-/// each attempt is a round trip drawn from the network's one-way delay, or a loss noticed after
-/// the retry timeout; a lost attempt is retried up to `maxRetries` times; while the network is
-/// down an attempt fails at once and is retried after the timeout; the response's bytes share the
-/// downlink with the other transfers (`NetworkLink`). Draws come from the run's `AttemptDraws`, in
-/// the order the attempts are made.
+/// The image host as the simulation models it, behind the image transport seam: downloads are
+/// requests on the run's `SimulatedNetwork` (connections, handshakes, congestion windows, the
+/// shared bottleneck, TCP's loss recovery). While the network is down (an outage) an attempt
+/// fails at once without leaving the device and is retried after the network's retry timeout, up
+/// to `maxRetries` times; then the download fails.
 ///
 /// At most the network's connections per host download at once, so the linear scans are O(6).
 struct SimulatedImageTransport: ImageTransport {
     /// A download the pipeline has started and not yet been told is over.
     struct Download {
-        var url: UInt64
+        var image: ImageDescriptor
         var serial: Int
-        var bytes: Int64
-        /// Attempts lost so far.
+        /// Attempts failed so far (outages).
         var attempt = 0
-        /// Whether the response is arriving (on the link); before that, an attempt is under way.
-        var transferring = false
+        /// Whether its request is on the network.
+        var sent = false
+        /// The connection it went on, and whether it opened it (the request log's columns).
+        var connection = ConnectionUse(connection: 0, opened: false)
     }
 
-    let network: NetworkProfile
+    let network: SimulatedNetwork
     /// The run's outages, made absolute at each launch in `offline`.
     let outages: OfflineSchedule
-    var link: NetworkLink
-    var draws: AttemptDraws
     /// Absolute times when the network is down during the current launch.
     var offline: [Range<Int64>] = []
     /// The downloads under way, in the order they started.
     var downloads: [Download] = []
 
-    init(network: NetworkProfile, outages: OfflineSchedule = OfflineSchedule(), seed: UInt64) {
+    init(network: SimulatedNetwork, outages: OfflineSchedule = OfflineSchedule()) {
         self.network = network
         self.outages = outages
-        link = NetworkLink(network: network)
-        draws = AttemptDraws(seed: seed)
+    }
+
+    /// A transport with a network of its own (the pipeline on its own, as its tests drive it).
+    init(network: NetworkProfile, outages: OfflineSchedule = OfflineSchedule(), seed: UInt64) {
+        self.init(network: SimulatedNetwork(network: network, seed: seed), outages: outages)
     }
 
     func isOffline(at time: Int64) -> Bool { offline.contains { $0.contains(time) } }
@@ -43,86 +44,104 @@ struct SimulatedImageTransport: ImageTransport {
 
     mutating func start<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, serial: Int, at now: Int64,
                                                           clock: inout Clock) -> Bool {
-        downloads.append(Download(url: image.url, serial: serial, bytes: image.encodedBytes))
-        return sendAttempt(downloads[downloads.count - 1], at: now, clock: &clock)
+        downloads.append(Download(image: image, serial: serial))
+        return sendAttempt(downloads.count - 1, at: now, clock: &clock)
     }
 
-    /// One attempt: a round trip to the first byte, or a loss noticed after the retry timeout.
-    /// Returns whether it left the device.
-    mutating func sendAttempt<Clock: RunClock<SimulationEvent>>(_ download: Download, at now: Int64, clock: inout Clock) -> Bool {
-        let (url, serial) = (download.url, download.serial)
+    /// Sends download `index`'s request, or fails it at once while the network is down. Returns
+    /// whether it left the device.
+    mutating func sendAttempt<Clock: RunClock<SimulationEvent>>(_ index: Int, at now: Int64, clock: inout Clock) -> Bool {
+        let download = downloads[index]
         if isOffline(at: now) {
-            // No connection: the attempt fails at once and is retried after the timeout.
-            clock.schedule(.pipeline(.transport(.attemptLost(url: url, serial: serial))), after: 0)
+            clock.schedule(.pipeline(.transport(.attemptLost(url: download.image.url, serial: download.serial))), after: 0)
             return false
         }
-        switch draws.next(on: network) {
-        case .lost:
-            clock.schedule(.pipeline(.transport(.attemptLost(url: url, serial: serial))), after: network.retryTimeout)
-        case let .roundTrip(roundTrip):
-            clock.schedule(.pipeline(.transport(.responseStarted(url: url, serial: serial))), after: roundTrip)
-        }
+        let use = network.send(.image(url: download.image.url, serial: download.serial), to: .images,
+                               responseBytes: download.image.encodedBytes, at: now)
+        downloads[index].sent = true
+        downloads[index].connection = ConnectionUse(connection: use.connection, opened: use.opened)
+        network.scheduleCheck(clock: &clock)
         return true
     }
 
     @discardableResult
     mutating func cancel<Clock: RunClock<SimulationEvent>>(_ url: UInt64, at now: Int64, clock: inout Clock) -> Int64 {
-        guard let index = downloads.firstIndex(where: { $0.url == url }), downloads.remove(at: index).transferring else { return 0 }
-        let received = link.cancel(url, at: now)
-        scheduleCheck(clock: &clock)
+        guard let index = downloads.firstIndex(where: { $0.image.url == url }) else { return 0 }
+        let download = downloads.remove(at: index)
+        guard download.sent else { return 0 }
+        let received = network.cancel(.image(url: url, serial: download.serial), at: now)
+        network.scheduleCheck(clock: &clock)
         return received
     }
 
     mutating func cancelAll(at now: Int64) {
-        for url in link.transfers.map(\.url) { link.cancel(url, at: now) }
+        network.reset(at: now)
         downloads.removeAll(keepingCapacity: true)
     }
 
-    /// The index of the download `serial` of `url` while an attempt of it is under way.
-    func attempting(_ url: UInt64, serial: Int) -> Int? {
-        downloads.firstIndex { $0.url == url && $0.serial == serial && !$0.transferring }
+    /// The index of the download `serial` of `url` while it waits to be sent again.
+    func unsent(_ url: UInt64, serial: Int) -> Int? {
+        downloads.firstIndex { $0.image.url == url && $0.serial == serial && !$0.sent }
     }
 
     mutating func handle<Clock: RunClock<SimulationEvent>>(_ event: TransportEvent, at now: Int64,
                                                            clock: inout Clock) -> TransferNews {
         switch event {
-        case let .responseStarted(url, serial):
-            guard let index = attempting(url, serial: serial) else { return .nothing }
-            downloads[index].transferring = true
-            link.start(url, bytes: downloads[index].bytes, at: now)
-            scheduleCheck(clock: &clock)
+        case .responseStarted:
             return .nothing
         case let .attemptLost(url, serial), let .attemptOffline(url, serial):
-            guard let index = attempting(url, serial: serial) else { return .nothing }
+            guard let index = unsent(url, serial: serial) else { return .nothing }
             downloads[index].attempt += 1
-            if downloads[index].attempt <= network.maxRetries {
-                let retryAt = now + (isOffline(at: now) ? network.retryTimeout : 0)
+            if downloads[index].attempt <= network.network.maxRetries {
+                let retryAt = now + (isOffline(at: now) ? network.network.retryTimeout : 0)
                 clock.schedule(.pipeline(.transport(.retry(url: url, serial: serial))), at: retryAt)
                 return .nothing
             }
             downloads.remove(at: index)
             return .failed(url)
         case let .retry(url, serial):
-            guard let index = attempting(url, serial: serial) else { return .nothing }
-            return sendAttempt(downloads[index], at: now, clock: &clock) ? .sent(url) : .nothing
-        case let .progress(generation):
-            guard generation == link.generation else { return .nothing }
-            let finished = link.takeFinished(at: now)
-            if !finished.isEmpty { downloads.removeAll { finished.contains($0.url) } }
+            guard let index = unsent(url, serial: serial) else { return .nothing }
+            return sendAttempt(index, at: now, clock: &clock) ? .sent(url) : .nothing
+        case .progress:
+            if network.pendingCheck.map({ $0 <= now }) == true { network.pendingCheck = nil }
+            var finished: [UInt64] = []
+            for payload in network.takeDelivered(at: now) {
+                switch payload {
+                case let .image(url, serial):
+                    guard let index = downloads.firstIndex(where: { $0.image.url == url && $0.serial == serial }) else { continue }
+                    finished.append(url)
+                    lastFinished[url] = downloads.remove(at: index).connection
+                case let .api(launch):
+                    clock.schedule(.apiResponse(launch: launch), at: now)
+                case .discarded:
+                    break
+                }
+            }
             return .finished(finished)
         }
     }
 
+    /// The connections of the downloads that finished at the last check, for the request log.
+    var lastFinished: [UInt64: ConnectionUse] = [:]
+
     mutating func resume<Clock: RunClock<SimulationEvent>>(at now: Int64, clock: inout Clock) {
-        scheduleCheck(clock: &clock)
+        lastFinished.removeAll(keepingCapacity: true)
+        network.scheduleCheck(clock: &clock)
     }
 
-    /// Schedules a look at the link for when its first transfer will finish, if any.
+    func connectionUse(_ url: UInt64) -> ConnectionUse? {
+        lastFinished[url] ?? downloads.first { $0.image.url == url }?.connection
+    }
+
+    var bytesReceived: Int64 { network.imageBytesReceived }
+}
+
+extension SimulatedNetwork {
+    /// Asks `clock` for a look at the network when it next needs one, unless the clock already
+    /// holds an earlier check (`pendingCheck`). O(exchanges).
     func scheduleCheck<Clock: RunClock<SimulationEvent>>(clock: inout Clock) {
-        if let finish = link.nextFinish() {
-            clock.schedule(.pipeline(.transport(.progress(generation: link.generation))), at: max(finish, clock.now))
-        }
+        guard let time = nextTime().map({ max($0, clock.now) }), time < pendingCheck ?? .max else { return }
+        pendingCheck = time
+        clock.schedule(.pipeline(.transport(.progress(generation: 0))), at: time)
     }
-
-    var bytesReceived: Int64 { link.bytesReceived }
 }

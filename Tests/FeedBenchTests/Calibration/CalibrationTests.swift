@@ -93,7 +93,7 @@ import Testing
 
     @Test(arguments: [
         (#""format": "feedbench-workload/1""#, #""format": "other/1""#, "format: expected \"feedbench-workload/1\""),
-        (#""loss": 0.0"#, #""lossy": 0.0"#, "network.lossy: unknown field"),
+        (#""loss": 0,"#, #""lossy": 0,"#, "network.lossy: unknown field"),
         (#""bytesQuantiles": ["#, #""bytesQuantiles": [0, "#, "images.bytesQuantiles[0]: expected a whole number in 1…1073741824, found 0.0"),
         (#""dimensions": [["#, #""dimensions": [[0, 1, 1], ["#, "images.dimensions[0]: expected a whole number in 1…1000000000, found 0.0"),
         (#""failureProbability": "#, #""failureProbability": 2, "x": "#, "api.x: unknown field"),
@@ -146,6 +146,72 @@ import Testing
         #expect(Self.within(Double(fitted.stalls), Double(model.stalls), 0.15), "model \(model), fitted \(fitted)")
         #expect(Self.within(Double(fitted.images), Double(model.images), 0.05) && Self.within(Double(fitted.calls), Double(model.calls), 0.05),
                 "model \(model), fitted \(fitted)")
+    }
+
+    /// A serve log whose times are the network model's own — a session's requests on a known
+    /// network (symmetric, as calibration takes one), timed by `SimulatedNetwork` — calibrates
+    /// back to that network: round trip and bandwidth within 1 %, the API's latency from the
+    /// server's time alone. The same log in the earlier 9-column format (no server times) falls
+    /// back to the line through the downloads.
+    @Test func aServeLogCalibratesBackToTheNetworkItsTimesCameFrom() throws {
+        var truth = NetworkProfile.wifi
+        truth.bitsPerSecond = 8_000_000
+        truth.uplinkBitsPerSecond = 8_000_000
+        truth.oneWayDelay = 30_000_000...30_000_000
+        truth.uplinkDelay = 30_000_000
+        // Six launches' worth: an API call (40–90 ms of server time), then its page's images four
+        // at a time, some on the connections the previous ones left open.
+        var records: [RequestLogFile.Record] = []
+        var sizes = SeededGenerator(seed: 7, stream: 1)
+        for launch in 0..<6 {
+            let start = Int64(launch) * 4_000_000_000
+            records.append(RequestLogFile.Record(time: start, method: "GET", path: "/v1/images/search?limit=10&page=\(launch + 1)", status: 200,
+                                                 bytes: 1_400, objectBytes: nil, injectedDelay: Int64(40 + 10 * launch) * 1_000_000,
+                                                 duration: 0, connection: 1))
+            for image in 0..<10 {
+                let bytes = sizes.next(in: 20_000...400_000)
+                records.append(RequestLogFile.Record(time: start + 600_000_000 + Int64(image / 4) * 900_000_000 + Int64(image % 4) * 5_000_000,
+                                                     method: "GET", path: "/images/\(launch * 10 + image).jpg", status: 200, bytes: bytes,
+                                                     objectBytes: bytes, injectedDelay: 0, duration: 0, connection: 1))
+            }
+        }
+        // The model's times and connections for them.
+        let network = SimulatedNetwork(network: truth, seed: 1)
+        var ends: [Int: Int64] = [:]
+        for (index, record) in records.enumerated() {
+            while let next = network.nextTime(), next <= record.time {
+                for case let .image(_, done) in network.takeDelivered(at: next) { ends[done] = next }
+            }
+            let api = record.path.hasPrefix("/v1/")
+            let use = network.send(.image(url: UInt64(index), serial: index), to: api ? .api : .images, responseBytes: record.bytes,
+                                   think: record.injectedDelay, at: record.time)
+            records[index].connection = use.connection
+            records[index].newConnection = use.opened
+        }
+        while let next = network.nextTime() {
+            for case let .image(_, done) in network.takeDelivered(at: next) { ends[done] = next }
+        }
+        for index in records.indices { records[index].duration = ends[index]! - records[index].time }
+        #expect(records.contains { !$0.newConnection && $0.path.hasPrefix("/images/") } && records.contains { $0.newConnection })
+
+        var calibration = Calibration()
+        try calibration.addLog(bytes: Array(RequestLogFile.csv(records).utf8), source: "model.csv")
+        let workload = try calibration.workload(source: "model.csv")
+        #expect(workload.fit.roundTripFrom == "replay" && workload.fit.bandwidthFrom == "replay")
+        #expect(Self.within(Double(workload.network.bitsPerSecond), 8e6, 0.01), "\(workload.network.bitsPerSecond) bit/s")
+        let delay = workload.network.oneWayDelay
+        #expect(Self.within(Double(delay.lowerBound), 30e6, 0.01) && delay.lowerBound == delay.upperBound, "one-way \(delay) ns")
+        guard case let .logNormal(mean, _) = workload.api.latency else { Issue.record("\(workload.api.latency)"); return }
+        #expect(Self.within(Double(mean), 65e6, 0.05), "the server's 40–90 ms, not the calls' durations: mean \(mean) ns")
+
+        // The earlier format: no server times, so the durations' line.
+        let earlier = RequestLogFile.csv(records).split(separator: "\n").map { line in
+            line.split(separator: ",", omittingEmptySubsequences: false).prefix(9).joined(separator: ",")
+        }.joined(separator: "\n") + "\n"
+        var old = Calibration()
+        try old.addLog(bytes: Array(earlier.utf8), source: "earlier.csv")
+        let fromLine = try old.workload(source: "earlier.csv")
+        #expect(fromLine.fit.bandwidthFrom == "duration" && fromLine.fit.roundTripFrom == "duration")
     }
 
     /// Every real export with images or JSON calibrates to figures a phone could see; the two

@@ -10,6 +10,20 @@ import Testing
         #expect(try Quantities.byteCounts("1,2MiB", source: "-") == [1, 2_097_152])
     }
 
+    /// `bench cachesim --mrc --capacity 9223372036854775807` trapped adding 1 to it (issue 32):
+    /// a count past `maximum` is refused where it is read.
+    @Test func refusesACountPastItsMaximum() throws {
+        #expect(try Quantities.byteCounts("1000,1000TB", source: "-", maximum: 1_000_000_000_000_000) == [1000, 1_000_000_000_000_000])
+        #expect(throws: InputError(source: "--capacity", "expected a positive count or size up to 1000, found \"1001\"")) {
+            try Quantities.byteCounts("5,1001", source: "--capacity", maximum: 1000)
+        }
+    }
+
+    /// A refusal is one line: control characters in its source (a path) are escaped.
+    @Test func aRefusalEscapesControlCharactersInItsSource() {
+        #expect(InputError(source: "a\nb\u{7F}.csv", line: 2, field: "f\tg", "expected x").description == "a\\x0Ab\\x7F.csv:2: f\\x09g: expected x")
+    }
+
     @Test func refusesZeroNegativeAndGarbage() {
         for bad in ["0", "-5", "", "MB", "abc", "1e30", "nan", "0.1B"] {
             #expect(throws: InputError.self, "\(bad)") { try Quantities.byteCount(bad, source: "--capacity") }

@@ -76,13 +76,16 @@ import Testing
     }
 
     @Test func nukeAndKingfisherDecodeOneImageAtATimeAndSDWebImageHasNoSharedLimit() throws {
-        for (preset, limit) in [(CachePreset.nuke, 1), (.kingfisher, 1), (.sdwebimage, 6)] {
+        for (preset, limit) in [(CachePreset.nuke, 1), (.kingfisher, 1), (.sdwebimage, nil)] {
             var pipeline = try Self.pipeline(preset)
+            #expect(pipeline.configuration.decodeConcurrency == limit, "\(preset.name)")
             var queue = EventQueue<SimulationEvent>()
             for url in UInt64(1)...6 { _ = pipeline.requestDisplay(Self.image(url, side: 2000), at: 0, queue: &queue) }
             var most = 0
             Self.run(&pipeline, &queue) { pipeline, _ in most = max(most, pipeline.decodesRunning) }
-            #expect(most == limit, "\(preset.name)")
+            // Six downloads end a few milliseconds apart (they share the buffer first come, first
+            // served): without a limit their decodes overlap, with one they never do.
+            if let limit { #expect(most == limit, "\(preset.name)") } else { #expect(most >= 3, "\(preset.name): \(most) at once") }
             #expect(pipeline.memoryCache.occupancy.count == 6)
         }
     }

@@ -3,6 +3,12 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Every output of a command is tried before any work: a path that cannot be written is
 /// refused in one line naming the option and the path, and trying it leaves nothing behind.
 @Suite(.scratchFolder) struct OutputPathTests {
@@ -37,6 +43,18 @@ import Testing
                 == InputError(source: "--store", "expected a folder to write, found the file \(InputError.quote(file, limit: .max))"))
         #expect(refusal([.file(file + "/b.csv", option: "--out")])
                 == InputError(source: "--out", "expected a path in a folder, found \(InputError.quote(file + "/b.csv", limit: .max)) under the file \(InputError.quote(file, limit: .max))"))
+    }
+
+    /// Issue 32 (found by Fuzz/cli): an empty path was accepted, then failed once the other
+    /// outputs were written; a device was renamed over (`--out /dev/null` as root left a
+    /// regular file in /dev).
+    @Test func anEmptyPathADeviceAndAPipeAreRefused() throws {
+        #expect(refusal([.file("", option: "--timeline")]) == InputError(source: "--timeline", "expected a file to write, found an empty path"))
+        #expect(refusal([.folder("", option: "--store")]) == InputError(source: "--store", "expected a folder to write, found an empty path"))
+        #expect(refusal([.file("/dev/null", option: "--out")]) == InputError(source: "--out", "expected a file to write, found the device \"/dev/null\""))
+        let pipe = try SharedFiles.scratchDirectory().appendingPathComponent("pipe").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        #expect(refusal([.file(pipe, option: "--out")]) == InputError(source: "--out", "expected a file to write, found the pipe \(InputError.quote(pipe, limit: .max))"))
     }
 
     @Test func aPlaceWhereNothingCanBeCreatedIsRefused() {

@@ -3,8 +3,28 @@ import Testing
 
 /// Reading `bench serve --log` back: arrival order, which requests are image accesses, refusals.
 @Suite struct RequestLogFileTests {
-    static func parse(_ lines: [String]) throws -> [RequestLogFile.Record] {
-        try RequestLogFile.records(parsing: Array((RequestLogFile.header + lines.joined(separator: "\n")).utf8), source: "log.csv")
+    /// The header of logs written before `new_connection` and `protocol` (still read).
+    static let earlierHeader = RequestLogFile.earlierColumns.joined(separator: ",") + "\n"
+
+    /// `lines` under the earlier header, whose 9 columns most tests here use.
+    static func parse(_ lines: [String], header: String = earlierHeader) throws -> [RequestLogFile.Record] {
+        try RequestLogFile.records(parsing: Array((header + lines.joined(separator: "\n")).utf8), source: "log.csv")
+    }
+
+    @Test func theCurrentColumnsSayWhoOpenedAConnectionAndTheEarlierOnesAreReadAsFirstUse() throws {
+        let current = try Self.parse(["1,GET,/images/7.jpg,200,300,300,0,50,3,1,http/1.1", "2,GET,/images/8.jpg,200,300,300,0,9,3,0,http/1.1"],
+                                     header: RequestLogFile.header)
+        #expect(current.map(\.newConnection) == [true, false] && current.map(\.connection) == [3, 3])
+        #expect(current.allSatisfy { $0.httpProtocol == "http/1.1" })
+        #expect(current[0].csvLine == "1.000,GET,/images/7.jpg,200,300,300,0.000,50.000,3,1,http/1.1\n")
+        let earlier = try Self.parse(["1,GET,/images/7.jpg,200,300,300,0,50,3", "2,GET,/images/8.jpg,200,300,300,0,9,3",
+                                      "3,GET,/images/9.jpg,200,300,300,0,9,4"])
+        #expect(earlier.map(\.newConnection) == [true, false, true])
+        for (line, field) in [("1,GET,/,200,0,,0,0,1,2,http/1.1", "new_connection"), ("1,GET,/,200,0,,0,0,1,1,http 2", "protocol")] {
+            #expect {
+                _ = try Self.parse([line], header: RequestLogFile.header)
+            } throws: { error in (error as? InputError)?.field == field }
+        }
     }
 
     @Test func recordsComeInArrivalOrderWithTiesInFileOrder() throws {
@@ -51,10 +71,10 @@ import Testing
     }
 
     @Test func theKeyTraceHasTimesInWholeMillisecondsAndOnlyImageAccesses() throws {
-        let text = RequestLogFile.header + "2.999,GET,/images/4.jpg,200,8,8,0,0,1\n0.1,GET,/v1/images/search,200,9,,0,0,1\n1.5,GET,/images/3.jpg,304,0,6,0,0,1\n"
+        let text = Self.earlierHeader + "2.999,GET,/images/4.jpg,200,8,8,0,0,1\n0.1,GET,/v1/images/search,200,9,,0,0,1\n1.5,GET,/images/3.jpg,304,0,6,0,0,1\n"
         let trace = try RequestLogFile.keyTrace(parsing: Array(text.utf8), source: "log.csv")
         #expect(trace.times == [1, 2] && trace.keys == [3, 4] && trace.sizes == [6, 8])
-        let none = RequestLogFile.header + "1,GET,/v1/images/search,200,9,,0,0,1\n"
+        let none = Self.earlierHeader + "1,GET,/v1/images/search,200,9,,0,0,1\n"
         #expect(throws: InputError(source: "log.csv", "expected image requests (GET /images/{id}.jpg answered 200, 206 or 304), found none")) {
             try RequestLogFile.keyTrace(parsing: Array(none.utf8), source: "log.csv")
         }

@@ -40,8 +40,7 @@ import Testing
     @Test func recordingTheClockOfASimulatedRunChangesNothingAndEveryStepComesFromIt() throws {
         let configuration = try Self.configuration(window: 20, launches: 2)
         var app = try FeedApp(configuration, clock: RecordingClock()) { seed in
-            (SimulatedImageTransport(network: configuration.network, seed: seed),
-             SimulatedFeedTransport(api: try MockFeedAPI(configuration: configuration.api, seed: seed), outages: configuration.offline))
+            try SimulatedTransports.make(configuration, seed: seed)
         }
         app.recordsDisplays = true
         let result = try app.run()

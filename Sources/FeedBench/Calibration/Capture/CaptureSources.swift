@@ -29,8 +29,11 @@ struct CaptureSources {
 
     /// A `bench serve` log line: the API's route and `/images/{id}.jpg` (or the patterns), the
     /// whole image's size as the body, the time from arrival to the last byte. A request the
-    /// client gave up on (499) is an aborted one, status 0 as in a HAR.
-    func request(_ record: RequestLogFile.Record) -> CapturedRequest {
+    /// client gave up on (499) is an aborted one, status 0 as in a HAR. `serverTimes`: the log
+    /// is of the current format, whose `injected_delay_ms` is the server's own time and whose
+    /// `new_connection` is recorded (in the earlier one, a simulated run's log put the whole
+    /// duration in the first, and the second was guessed).
+    func request(_ record: RequestLogFile.Record, serverTimes: Bool = true) -> CapturedRequest {
         let kind: CapturedRequest.Kind
         if let api = classifier.api, RequestClassifier.matches(record.path, api) {
             kind = .api
@@ -43,10 +46,14 @@ struct CaptureSources {
         } else {
             kind = .other
         }
+        let abandoned = record.status == RequestLogFile.clientClosed
         return CapturedRequest(kind: kind, start: Double(record.time) / 1e6, host: "bench serve",
-                               status: record.status == RequestLogFile.clientClosed ? 0 : record.status,
+                               status: abandoned ? 0 : record.status,
                                bodyBytes: record.status == 200 && record.bytes > 0 ? Int(record.bytes) : nil, wireBytes: Int(record.bytes),
-                               duration: Double(record.duration) / 1e6, connection: String(record.connection))
+                               duration: Double(record.duration) / 1e6, connection: String(record.connection),
+                               serverTime: serverTimes ? Double(record.injectedDelay) / 1e6 : nil,
+                               opened: serverTimes ? record.newConnection : nil,
+                               responseBytes: Int(abandoned ? record.objectBytes ?? record.bytes : record.bytes))
     }
 
     /// A page's item count and the width × height of items that give them: the top-level array,

@@ -24,6 +24,15 @@ public struct CapturedRequest: Sendable, Equatable {
     public var duration: Double
     /// The connection it went over, when the capture says.
     public var connection: String?
+    /// The server's own time before it answered, when the capture records it apart (a serve
+    /// log's `injected_delay_ms`: the API's latency, 0 for an image).
+    public var serverTime: Double?
+    /// Whether this request opened its connection (and so paid its handshakes), when the
+    /// capture says (a serve log's `new_connection`).
+    public var opened: Bool?
+    /// The body bytes the response was to have, when known: for a download the client gave up
+    /// on, the whole image (a serve log's `object_bytes`).
+    public var responseBytes: Int?
     /// Items in the API's JSON array, and the width × height pairs its items or the image's
     /// own header gave.
     public var items: Int?

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A network as a JSON file: what `bench profiles --network NAME` prints and `--network FILE`
+/// reads (and the `network` object of `--conditions` and `--workload`). Every field is optional
+/// in a file but `name`; a missing one keeps Wi-Fi's value. Durations are milliseconds; the
+/// one-way delay is a number (fixed) with optional `jitterMs`, or the earlier `[min, max]`.
+public enum NetworkFile {
+    /// The fields, in the order the JSON lists them.
+    public static let fields = ["name", "bitsPerSecond", "uplinkBitsPerSecond", "oneWayDelayMs", "jitterMs", "uplinkDelayMs", "loss",
+                                "uplinkLoss", "bufferPackets", "initialWindowSegments", "maxSegmentBytes", "slowStartAfterIdle", "tls",
+                                "http", "connectionsPerHost", "idleTimeoutMs", "retryTimeoutMs", "maxRetries"]
+
+    /// `network`'s fields as JSON values, in `fields`' order.
+    static func values(_ network: NetworkProfile) -> [(key: String, value: String)] {
+        let ms = ServeConditions.milliseconds
+        let delay = network.oneWayDelay
+        let values = [
+            ServeConditions.jsonString(network.name), String(network.bitsPerSecond), String(network.uplinkBitsPerSecond),
+            ms(delay.lowerBound), ms(delay.upperBound - delay.lowerBound), ms(network.uplinkDelay), number(network.loss),
+            number(network.uplinkLoss), String(network.bufferPackets), String(network.initialWindowSegments),
+            String(network.maxSegmentBytes), String(network.slowStartAfterIdle), String(network.tls),
+            ServeConditions.jsonString(network.http), String(network.connectionsPerHost), ms(network.idleTimeout),
+            ms(network.retryTimeout), String(network.maxRetries),
+        ]
+        return Array(zip(fields, values)).map { (key: $0.0, value: $0.1) }
+    }
+
+    /// A probability as JSON: `0`, `0.1` (Swift's shortest form that reads back exactly).
+    static func number(_ value: Double) -> String { value == 0 ? "0" : String(value) }
+
+    /// `network` as a network file: one field per line, in `fields`' order. Reading it back gives
+    /// `network`.
+    public static func json(_ network: NetworkProfile) -> String {
+        "{\n" + values(network).map { "  \(ServeConditions.jsonString($0.key)): \($0.value)" }.joined(separator: ",\n") + "\n}\n"
+    }
+
+    /// The network `text` (the contents of the file `source`) describes. Refused in one line
+    /// naming the file and field: not JSON, not an object, no name, an unknown field, a value out
+    /// of its range.
+    public static func network(json data: Data, source: String) throws -> NetworkProfile {
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: []) as? [String: Any] else {
+            throw InputError(source: source, "expected a network as a JSON object (bench profiles --network wifi prints one)")
+        }
+        guard object["name"] != nil else { throw InputError(source: source, field: "name", "expected the network's name") }
+        return try ServeConditions.Reader(source: source).network(object, base: .wifi)
+    }
+
+    /// The preset named `value`, else the network file at that path; `option` names the option
+    /// for errors.
+    public static func resolve(_ value: String, option: String) throws -> NetworkProfile {
+        if let preset = NetworkProfile.builtIn.first(where: { $0.name == value }) { return preset }
+        var isFolder: ObjCBool = false
+        guard !value.isEmpty, FileManager.default.fileExists(atPath: value, isDirectory: &isFolder), !isFolder.boolValue,
+              let data = FileManager.default.contents(atPath: value) else {
+            throw InputError(source: option, "expected a network preset (\(NetworkProfile.builtIn.map(\.name).joined(separator: ", "))) or a readable network file, found \(InputError.quote(value))")
+        }
+        return try network(json: data, source: value)
+    }
+}

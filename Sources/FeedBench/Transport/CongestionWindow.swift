@@ -1,0 +1,134 @@
+import Foundation
+
+/// A TCP sender's congestion state, advanced a round trip at a time (not a packet at a time, so
+/// runs stay cheap): slow start from the initial window, CUBIC's growth once a loss has ended it
+/// (RFC 9438: C = 0.4, β = 0.7, with its Reno-friendly region), a multiplicative decrease on a
+/// loss, a collapse to one segment on a retransmission timeout, and Linux's slow-start restart
+/// after an idle longer than the timeout. The window counts payload bytes.
+///
+/// The round-trip estimate follows RFC 6298 (one sample a round), its timeout at least 200 ms,
+/// as Linux's and the reference check's.
+struct CongestionWindow: Sendable {
+    /// CUBIC's multiplicative decrease and growth constant (RFC 9438 §4.5, §5).
+    static let beta = 0.7
+    static let cubicC = 0.4
+    static let minimumTimeout: Int64 = 200_000_000
+
+    let segment: Double
+    let initial: Double
+    /// The congestion window and slow-start threshold, in bytes.
+    private(set) var window: Double
+    private(set) var threshold = Double.infinity
+    /// CUBIC's window before the last decrease (bytes); whether an epoch is under way, the time
+    /// the connection has spent sending in it (idle time does not count, as in Linux), the bytes
+    /// acknowledged in it and the window at its start (for the Reno-friendly estimate).
+    private var windowMax = 0.0
+    private var inEpoch = false
+    private var epochSending: Int64 = 0
+    private var epochAcknowledged = 0.0
+    private var epochWindow = 0.0
+    /// RFC 6298's smoothed round trip and its variation, in nanoseconds; `nil` before a sample.
+    private var smoothed: Double?
+    private var variation = 0.0
+    /// How many timeouts in a row (each doubles the next).
+    private var backoff = 0
+
+    init(initialSegments: Int, segmentBytes: Int) {
+        segment = Double(segmentBytes)
+        initial = Double(initialSegments) * segment
+        window = initial
+    }
+
+    var inSlowStart: Bool { window < threshold }
+
+    /// The retransmission timeout: RFC 6298's, at least 200 ms, 1 s before any sample, doubled
+    /// by each timeout in a row. O(1).
+    var timeout: Int64 {
+        let base = smoothed.map { max(Double(Self.minimumTimeout), $0 + max(1_000_000, 4 * variation)) } ?? 1e9
+        return Int64(base) << min(backoff, 6)
+    }
+
+    /// A round trip measured (RFC 6298 §2). O(1).
+    mutating func sample(roundTrip: Int64) {
+        let r = Double(roundTrip)
+        if let s = smoothed {
+            variation = 0.75 * variation + 0.25 * abs(s - r)
+            smoothed = 0.875 * s + 0.125 * r
+        } else {
+            smoothed = r
+            variation = r / 2
+        }
+    }
+
+    /// A round of `bytes` ended at `now` with every byte of it acknowledged, `waiting` bytes
+    /// still to send. The window grows only while the sender has data its window holds back
+    /// (Linux's and ns-3's cwnd-limited rule): slow start adds the bytes acknowledged, up to half
+    /// of those waiting (each acknowledgement lets out its own bytes and as many again);
+    /// congestion avoidance follows CUBIC over the next round trip `roundTrip`. O(1).
+    mutating func roundAcknowledged(bytes: Double, waiting: Double, at now: Int64, roundTrip: Int64) {
+        backoff = 0
+        guard waiting > 0 else { return }
+        if inSlowStart {
+            window = min(window + min(bytes, waiting / 2), max(threshold, window))
+            if window >= threshold { startEpoch(at: now) }
+            return
+        }
+        guard bytes > 0 else { return }
+        if !inEpoch { startEpoch(at: now) }
+        epochSending += roundTrip
+        epochAcknowledged += bytes
+        let segments = window / segment
+        let maxSegments = windowMax / segment
+        let t = Double(epochSending + roundTrip) / 1e9
+        let k = cbrt(max(0, maxSegments * (1 - Self.beta) / Self.cubicC))
+        let cubic = Self.cubicC * pow(t - k, 3) + maxSegments
+        // The Reno-friendly estimate (RFC 9438 §4.3), from the epoch's start.
+        let alpha = 3 * (1 - Self.beta) / (1 + Self.beta)
+        let reno = epochWindow / segment + alpha * epochAcknowledged / window
+        let target = min(max(cubic, reno, segments), segments * 1.5)
+        // Growth is limited by what the round used: an application-limited sender keeps its window.
+        window = min(target * segment, max(window, 2 * bytes))
+    }
+
+    /// A loss recovered by fast retransmit at `now`: the window and threshold drop to β of the
+    /// window, and a new CUBIC epoch starts. O(1).
+    mutating func fastRecovery(at now: Int64) {
+        windowMax = window
+        window = max(2 * segment, window * Self.beta)
+        threshold = window
+        startEpoch(at: now)
+    }
+
+    /// A retransmission timeout at `now`: the threshold drops to β of the window, the window to
+    /// one segment (slow start again), and the next timeout doubles. O(1).
+    mutating func timedOut(at now: Int64) {
+        windowMax = window
+        threshold = max(2 * segment, window * Self.beta)
+        window = segment
+        inEpoch = false
+        backoff += 1
+    }
+
+    /// The connection is used again at `now` after being idle since `idleSince`: with slow-start
+    /// restart, the window halves for every timeout the idle lasted, down to the initial window
+    /// (Linux's `tcp_cwnd_restart`). O(log window).
+    mutating func restartAfterIdle(since idleSince: Int64, at now: Int64) {
+        var idle = now - idleSince
+        let restart = min(initial, window)
+        let rto = timeout
+        while idle > rto && window > restart {
+            window /= 2
+            idle -= rto
+        }
+        window = max(window, restart)
+        inEpoch = false
+    }
+
+    private mutating func startEpoch(at now: Int64) {
+        inEpoch = true
+        epochSending = 0
+        epochAcknowledged = 0
+        epochWindow = window
+        if windowMax < window { windowMax = window }
+    }
+}

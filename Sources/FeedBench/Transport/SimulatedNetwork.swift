@@ -1,0 +1,618 @@
+import DequeModule
+import Foundation
+
+/// The radio link a simulated run's requests share, and the TCP connections over it: the image
+/// host's and the feed API's (README, "The network"). Both transports of a run hold the same
+/// network, so API responses queue behind image data as they do on a phone.
+///
+/// - **Connections** (`TCPConnection`): opening one costs the TCP handshake (a round trip) and,
+///   with TLS 1.3, one more (a 517-byte ClientHello up, a 4,000-byte server flight down); an idle
+///   one is reused until the idle timeout; HTTP/1.1 carries one response at a time, and a response
+///   cancelled mid-transfer closes its connection (the next request opens a new one).
+/// - **The uplink** is a FIFO at the uplink rate: every client message (SYN, ClientHello, the
+///   400-byte request) waits for the ones before it, then crosses the uplink delay.
+/// - **The downlink** is the bottleneck: a drop-tail FIFO buffer of `bufferPackets` packets
+///   served at the downlink rate, each response's bytes entering it a round trip at a time as its
+///   connection's window (`CongestionWindow`) allows; a small answer waits behind the image data
+///   queued before it. A round that would overflow the buffer loses its excess (a burst all of
+///   it; slow start's rounds arrive at twice the rate they leave); random loss strikes packets
+///   with the network's probability. Fast retransmit repairs a loss a round later when three
+///   packets follow it; a burst's lost tail, a lost retransmission and a window that lost several
+///   packets behind other responses' data wait for the retransmission timeout. Bytes on the wire
+///   carry 52 bytes of headers a segment.
+///
+/// Time moves only when the run's clock says: the network keeps its own agenda (stage changes,
+/// rounds, the next chunk to leave the buffer) and asks the clock for a check at its earliest
+/// entry when that is earlier than the check the clock already holds (`pendingCheck`); a check
+/// that finds nothing due does nothing, and looking at the network between its events changes
+/// nothing it will do. Every scan is over the exchanges under way (at most the connection limit,
+/// the API's call and the cancelled responses still draining): O(connections).
+///
+/// A reference type on purpose: the one link both transports of a run share. Never shared
+/// across runs or threads, and no method reenters another, so the hot stored properties skip
+/// the runtime's exclusivity checks (they cost 8 % of a run).
+final class SimulatedNetwork {
+    /// Which server a request goes to.
+    enum Host: Int, Sendable { case images, api }
+
+    /// Who is told when a response's last byte arrives.
+    enum Payload: Equatable, Sendable {
+        case image(url: UInt64, serial: Int)
+        case api(launch: Int)
+        /// A cancelled response whose queued bytes still cross the link.
+        case discarded
+    }
+
+    /// Message sizes, shared with the ns-3 reference check (`Validation/ns3/replay.cc`).
+    enum Sizes {
+        static let request = 400.0
+        static let responseHeaders = 300.0
+        static let clientHello = 517.0
+        static let serverFlight = 4_000.0
+        /// IPv4 + TCP + timestamps, a segment (and a bare SYN or ACK).
+        static let headers = 52.0
+    }
+
+    /// Where an exchange is.
+    enum Stage: Sendable {
+        /// The SYN is on its way; at `wake` the server has it.
+        case synSent
+        /// The SYN-ACK is on its way; at `wake` the client has it (the connection is open).
+        case synAckSent
+        /// The ClientHello is on its way; at `wake` the server starts its flight.
+        case helloSent
+        /// The server's TLS flight crosses the downlink.
+        case serverFlight
+        /// The flight's last byte has left the buffer; at `wake` the client has it and sends its
+        /// request.
+        case flightArriving
+        /// The request is on its way; at `wake` the server has it and starts thinking.
+        case requestSent
+        /// The server's own time (the API's latency); at `wake` the response starts.
+        case thinking
+        /// The response crosses the downlink.
+        case responding
+        /// The last byte has left the buffer; at `wake` the client has it.
+        case delivering
+    }
+
+    /// One request and its response on a connection.
+    struct Exchange {
+        /// In the order exchanges were made (the buffer's chunks name their exchange by it).
+        let id: Int
+        var payload: Payload
+        var connection: Int
+        var stage: Stage
+        /// The next stage change (for the stages that wait on a time).
+        var wake: Int64 = .max
+        var think: Int64
+        var responseBytes: Double
+        // The transfer under way (server flight or response), in payload bytes unless `Wire`.
+        var unsent = 0.0
+        var queuedWire = 0.0
+        /// The buffer's chunks of this exchange: none left means nothing of it is queued.
+        var queuedChunks = 0
+        var roundBytes = 0.0
+        /// Whether the transfer's rounds are clocked by acknowledgements yet (after its first).
+        var clocked = false
+        /// Whether this round carries fast retransmit's retransmissions: losing one of them
+        /// waits for the timeout (no RACK in the reference; Linux would often do better).
+        var recovering = false
+        var nextRound: Int64 = .max
+        var pendingLoss = PendingLoss.none
+        /// Payload bytes of the response that have left the buffer.
+        var received = 0.0
+        var requestedAt: Int64
+        var roundStartedAt: Int64 = 0
+    }
+
+    /// How the last round's loss is repaired when the next round starts.
+    enum PendingLoss {
+        case none
+        /// Fast retransmit: the window drops to β of itself.
+        case fastRecovery
+        /// The retransmission timeout: the window collapses to one segment.
+        case timeout
+        /// Fast retransmit that could not repair the round (it lost several packets), then the
+        /// timeout: both decreases.
+        case failedRecovery
+    }
+
+    /// Bytes of one round of one exchange, queued in the buffer in arrival order.
+    struct Chunk {
+        var exchange: Int
+        var wire: Double
+    }
+
+    /// The most packets one round may lose and still be repaired by fast retransmit while other
+    /// responses fill the buffer: the reference's recovery (ns-3 3.44: SACK with proportional
+    /// rate reduction, no RACK or tail loss probe) ends in the retransmission timeout when a
+    /// window loses more and its retransmissions queue behind other data.
+    static let repairablePackets = 2
+
+    let network: NetworkProfile
+    @exclusivity(unchecked) private(set) var connections: [TCPConnection] = []
+    @exclusivity(unchecked) private(set) var exchanges: [Exchange] = []
+    /// The buffer's contents in arrival order, and their total in wire bytes.
+    @exclusivity(unchecked) private var buffer = Deque<Chunk>()
+    @exclusivity(unchecked) private var bufferedWire = 0.0
+    @exclusivity(unchecked) private var exchangesMade = 0
+    @exclusivity(unchecked) private var generator: SeededGenerator
+    /// The uplink is busy until then.
+    @exclusivity(unchecked) private var uplinkFreeAt: Int64 = 0
+    /// The time the buffer's queues were last drained to.
+    @exclusivity(unchecked) private var lastUpdate: Int64 = 0
+    /// Connections opened so far (the next one's id is one more).
+    @exclusivity(unchecked) private var openedConnections = 0
+    /// Payloads whose last byte arrived, in order, until taken.
+    @exclusivity(unchecked) private var delivered: [Payload] = []
+
+    private let wirePerPayload: Double
+    private let downlinkWirePerNanosecond: Double
+    private let bufferWire: Double
+
+    init(network: NetworkProfile, seed: UInt64) {
+        self.network = network
+        generator = SeededGenerator(seed: seed, stream: 0x7463_7069_702e_6e65)
+        let segment = Double(network.maxSegmentBytes)
+        wirePerPayload = (segment + Sizes.headers) / segment
+        downlinkWirePerNanosecond = Double(network.bitsPerSecond) / 8e9
+        bufferWire = Double(network.bufferPackets) * (segment + Sizes.headers)
+    }
+
+    // MARK: Requests
+
+    /// Sends a request to `host` at `now` whose response is `responseBytes` of body after
+    /// `think` of the server's own time; returns the connection it went on and whether it opened
+    /// it. O(connections).
+    @discardableResult
+    func send(_ payload: Payload, to host: Host, responseBytes: Int64, think: Int64 = 0, at now: Int64) -> (connection: Int, opened: Bool) {
+        advance(to: now)
+        let (index, opened) = acquireConnection(host, at: now)
+        exchangesMade += 1
+        var exchange = Exchange(id: exchangesMade, payload: payload, connection: index, stage: .requestSent, think: think,
+                                responseBytes: Sizes.responseHeaders + Double(responseBytes), requestedAt: now)
+        if opened {
+            exchange.stage = .synSent
+            exchange.wake = uplinkArrival(Sizes.headers, at: now, lossTimeout: 1_000_000_000)
+        } else {
+            exchange.wake = uplinkArrival(Sizes.request + Sizes.headers, at: now, lossTimeout: connections[index].window.timeout) + jitter()
+        }
+        exchanges.append(exchange)
+        return (connections[index].id, opened)
+    }
+
+    /// Stops the exchange of `payload`: its connection is closed (HTTP/1.1 cancels by closing),
+    /// and bytes already in the buffer still cross the link. Returns the response's payload
+    /// bytes received. O(exchanges).
+    @discardableResult
+    func cancel(_ payload: Payload, at now: Int64) -> Int64 {
+        advance(to: now)
+        guard let index = exchanges.firstIndex(where: { $0.payload == payload }) else { return 0 }
+        let exchange = exchanges[index]
+        connections[exchange.connection].close()
+        let received = exchange.stage == .responding || exchange.stage == .delivering ? exchange.received : 0
+        if exchange.queuedChunks > 0 && (exchange.stage == .responding || exchange.stage == .serverFlight) {
+            exchanges[index].payload = .discarded
+            exchanges[index].unsent = 0
+            exchanges[index].nextRound = .max
+            exchanges[index].pendingLoss = .none
+        } else {
+            exchanges.remove(at: index)
+        }
+        return Int64(min(max(0, received - Sizes.responseHeaders), exchange.responseBytes - Sizes.responseHeaders).rounded(.down))
+    }
+
+    /// Drops every exchange and closes every connection (the app was killed or relaunched).
+    func reset(at now: Int64) {
+        advance(to: now)
+        exchanges.removeAll()
+        buffer.removeAll()
+        bufferedWire = 0
+        for i in connections.indices { connections[i].close() }
+        delivered.removeAll()
+        // The run's clock drops its events with the app: no check is pending any more.
+        pendingCheck = nil
+    }
+
+    /// The payloads whose last byte has arrived by `now`, in the order they arrived. O(events).
+    func takeDelivered(at now: Int64) -> [Payload] {
+        advance(to: now, settling: false)
+        guard !delivered.isEmpty else { return [] }
+        defer { delivered.removeAll(keepingCapacity: true) }
+        return delivered
+    }
+
+    /// Payload bytes received so far by the image responses under way.
+    var imageBytesReceived: Int64 {
+        Int64(exchanges.reduce(0.0) { total, exchange in
+            guard case .image = exchange.payload, exchange.stage == .responding || exchange.stage == .delivering else { return total }
+            return total + min(exchange.received, exchange.responseBytes)
+        })
+    }
+
+    /// When the network next needs to look at itself, if ever. O(exchanges).
+    func nextTime() -> Int64? {
+        let next = min(nextDeparture() ?? .max, exchanges.reduce(Int64.max) { min($0, $1.wake, $1.nextRound) })
+        return next == .max ? nil : next
+    }
+
+    /// The earliest check the run's clock holds for the network, if any: a change that makes
+    /// the network's next time earlier asks for another, any other change asks for nothing
+    /// (a check that finds nothing due is harmless), so the clock carries few checks.
+    var pendingCheck: Int64?
+
+    // MARK: Connections
+
+    /// An idle open connection to `host` (the most recently used), or a new one. O(connections).
+    private func acquireConnection(_ host: Host, at now: Int64) -> (index: Int, opened: Bool) {
+        var best: Int?
+        for i in connections.indices where connections[i].host == host && connections[i].isIdle {
+            if now - connections[i].idleSince > network.idleTimeout {
+                connections[i].close()
+            } else if best == nil || connections[i].idleSince >= connections[best!].idleSince {
+                best = i
+            }
+        }
+        if let best {
+            connections[best].take(at: now, restartAfterIdle: network.slowStartAfterIdle)
+            return (best, false)
+        }
+        // A new connection takes the slot of a closed one, so the slots stay as many as the
+        // connections open at once.
+        openedConnections += 1
+        let connection = TCPConnection(id: openedConnections, host: host, network: network)
+        if let slot = connections.indices.first(where: { slot in connections[slot].isClosed && !exchanges.contains { $0.connection == slot } }) {
+            connections[slot] = connection
+            return (slot, true)
+        }
+        connections.append(connection)
+        return (connections.count - 1, true)
+    }
+
+    // MARK: The uplink
+
+    /// When a client message of `wireBytes` sent at `now` reaches the server: after the messages
+    /// before it on the uplink, its own serialization and the uplink delay, plus a `lossTimeout`
+    /// (doubling) for every time it is lost. O(1) per loss.
+    private func uplinkArrival(_ wireBytes: Double, at now: Int64, lossTimeout: Int64) -> Int64 {
+        let start = max(now, uplinkFreeAt)
+        uplinkFreeAt = start + Int64((wireBytes * 8e9 / Double(network.uplinkBitsPerSecond)).rounded(.up))
+        var arrival = uplinkFreeAt + network.uplinkDelay
+        var timeout = lossTimeout
+        while network.uplinkLoss > 0 && generator.chance(network.uplinkLoss) {
+            arrival += timeout
+            timeout *= 2
+        }
+        return arrival
+    }
+
+    /// A downlink control packet (a SYN-ACK) sent at `now`: it waits behind the queued bytes and
+    /// crosses the delay; it is lost when the buffer is full or by random loss, and then comes
+    /// again after `lossTimeout` (doubling; the client's SYN is retransmitted).
+    private func downlinkControlArrival(at now: Int64, lossTimeout: Int64) -> Int64 {
+        var arrival = now + queueDelay() + network.oneWayDelay.lowerBound
+        var timeout = lossTimeout
+        if bufferedWire + Sizes.headers > bufferWire {
+            arrival = now + timeout + network.oneWayDelay.lowerBound
+            timeout *= 2
+        }
+        while network.loss > 0 && generator.chance(network.loss) {
+            arrival += timeout
+            timeout *= 2
+        }
+        return arrival
+    }
+
+    /// The extra one-way delay of a request when the network has jitter. O(1).
+    private func jitter() -> Int64 {
+        let delay = network.oneWayDelay
+        return delay.lowerBound == delay.upperBound ? 0 : generator.next(in: 0...(delay.upperBound - delay.lowerBound))
+    }
+
+    // MARK: The bottleneck
+
+    private var totalQueuedWire: Double { bufferedWire }
+
+    /// How long a byte arriving now waits in the buffer (FIFO). O(1).
+    private func queueDelay() -> Int64 { Int64(bufferedWire / downlinkWirePerNanosecond) }
+
+    /// When the chunk at the head of the buffer has left it.
+    private func nextDeparture() -> Int64? {
+        guard let head = buffer.first else { return nil }
+        return lastUpdate + Int64((head.wire / downlinkWirePerNanosecond).rounded(.up))
+    }
+
+    /// Serves the buffer from `lastUpdate` to `time`, chunk by chunk. O(chunks served × exchanges).
+    private func drain(to time: Int64) {
+        guard time > lastUpdate else { return }
+        var budget = downlinkWirePerNanosecond * Double(time - lastUpdate)
+        while budget > 0, let head = buffer.first {
+            // A chunk leaves whole only at its departure time (`nextDeparture` rounds up), so
+            // looking at the network between its events changes nothing.
+            let served = min(budget, head.wire)
+            budget -= served
+            let left = head.wire - served
+            bufferedWire = max(0, bufferedWire - served)
+            let i = exchanges.firstIndex { $0.id == head.exchange }
+            if let i { exchanges[i].received += served / wirePerPayload }
+            if left > 0 {
+                buffer[buffer.startIndex].wire = left
+                if let i { exchanges[i].queuedWire = max(0, exchanges[i].queuedWire - served) }
+            } else {
+                buffer.removeFirst()
+                if let i {
+                    exchanges[i].queuedChunks -= 1
+                    exchanges[i].queuedWire = exchanges[i].queuedChunks == 0 ? 0 : max(0, exchanges[i].queuedWire - served)
+                }
+            }
+        }
+        if buffer.isEmpty { bufferedWire = 0 }
+        lastUpdate = time
+    }
+
+    // MARK: Time
+
+    /// Plays the network's agenda up to `now`, in time order (ties in the exchanges' order);
+    /// `settling`, it also serves the buffer up to `now`, as a change made then needs. A mere
+    /// look (`takeDelivered`) does not: its state stays at the last event's, so looking at the
+    /// network between its events changes nothing it will do.
+    private func advance(to now: Int64, settling: Bool = true) {
+        while true {
+            let departure = nextDeparture() ?? .max
+            var wake = Int64.max, who = -1
+            for i in exchanges.indices {
+                let t = min(exchanges[i].wake, exchanges[i].nextRound)
+                if t < wake { (wake, who) = (t, i) }
+            }
+            let next = min(departure, wake)
+            guard next <= now else { break }
+            drain(to: next)
+            if departure <= wake {
+                emptied(at: next)
+            } else {
+                step(who, at: next)
+            }
+        }
+        if settling { drain(to: now) }
+    }
+
+    /// Responses whose queued bytes have all left the buffer at `now`: delivered if nothing is
+    /// left to send, else waiting for their next round.
+    private func emptied(at now: Int64) {
+        var i = 0
+        while i < exchanges.count {
+            if exchanges[i].queuedChunks == 0 && exchanges[i].unsent == 0 && exchanges[i].pendingLoss == .none
+                && (exchanges[i].stage == .responding || exchanges[i].stage == .serverFlight) {
+                if exchanges[i].payload == .discarded {
+                    exchanges.remove(at: i)
+                    continue
+                }
+                exchanges[i].nextRound = .max
+                exchanges[i].wake = now + network.oneWayDelay.lowerBound
+                exchanges[i].stage = exchanges[i].stage == .serverFlight ? .flightArriving : .delivering
+            }
+            i += 1
+        }
+    }
+
+    /// The exchange `i`'s next stage change or round, at `now`.
+    private func step(_ i: Int, at now: Int64) {
+        if exchanges[i].nextRound <= exchanges[i].wake {
+            round(i, at: now)
+            return
+        }
+        exchanges[i].wake = .max
+        let connection = exchanges[i].connection
+        switch exchanges[i].stage {
+        case .synSent:
+            exchanges[i].stage = .synAckSent
+            exchanges[i].wake = downlinkControlArrival(at: now, lossTimeout: 1_000_000_000)
+        case .synAckSent:
+            connections[connection].window.sample(roundTrip: now - exchanges[i].requestedAt)
+            if network.tls {
+                exchanges[i].stage = .helloSent
+                exchanges[i].wake = uplinkArrival(Sizes.clientHello + Sizes.headers, at: now, lossTimeout: connections[connection].window.timeout)
+            } else {
+                sendRequest(i, at: now)
+            }
+        case .helloSent:
+            exchanges[i].stage = .serverFlight
+            startTransfer(i, bytes: Sizes.serverFlight, at: now)
+        case .serverFlight:
+            break
+        case .flightArriving:
+            // The flight has arrived: the client's Finished rides with the request.
+            connections[connection].idleSince = now
+            sendRequest(i, at: now)
+        case .requestSent:
+            exchanges[i].stage = .thinking
+            exchanges[i].wake = now + exchanges[i].think
+        case .thinking:
+            exchanges[i].stage = .responding
+            startTransfer(i, bytes: exchanges[i].responseBytes, at: now)
+        case .responding:
+            break
+        case .delivering:
+            connections[connection].release(at: now)
+            delivered.append(exchanges[i].payload)
+            exchanges.remove(at: i)
+        }
+    }
+
+    private func sendRequest(_ i: Int, at now: Int64) {
+        exchanges[i].stage = .requestSent
+        exchanges[i].wake = uplinkArrival(Sizes.request + Sizes.headers, at: now, lossTimeout: connections[exchanges[i].connection].window.timeout) + jitter()
+    }
+
+    private func startTransfer(_ i: Int, bytes: Double, at now: Int64) {
+        exchanges[i].unsent = bytes
+        exchanges[i].received = 0
+        exchanges[i].roundBytes = 0
+        exchanges[i].clocked = false
+        exchanges[i].pendingLoss = .none
+        release(i, at: now)
+    }
+
+    /// A round trip of exchange `i` has passed: its window learns how the last round went, and
+    /// the next round's bytes are released.
+    private func round(_ i: Int, at now: Int64) {
+        let c = exchanges[i].connection
+        let roundTrip = now - exchanges[i].roundStartedAt
+        switch exchanges[i].pendingLoss {
+        case .none:
+            connections[c].window.sample(roundTrip: roundTrip)
+            connections[c].window.roundAcknowledged(bytes: exchanges[i].roundBytes, waiting: exchanges[i].unsent, at: now, roundTrip: roundTrip)
+        case .fastRecovery:
+            connections[c].window.sample(roundTrip: roundTrip)
+            connections[c].window.fastRecovery(at: now)
+        case .timeout:
+            connections[c].window.timedOut(at: now)
+        case .failedRecovery:
+            connections[c].window.fastRecovery(at: now)
+            connections[c].window.timedOut(at: now)
+        }
+        exchanges[i].recovering = exchanges[i].pendingLoss == .fastRecovery
+        exchanges[i].pendingLoss = .none
+        release(i, at: now)
+    }
+
+    /// Releases what the window allows of exchange `i`'s unsent bytes into the buffer at `now`,
+    /// losing what overflows it and what random loss strikes, and sets its next round.
+    private func release(_ i: Int, at now: Int64) {
+        let window = connections[exchanges[i].connection].window
+        let queuedBefore = totalQueuedWire
+        let othersQueued = queuedBefore - exchanges[i].queuedWire
+        // The bytes still in the buffer hold the window; those that have left it are
+        // acknowledged during the round now starting, freeing the window as the round goes.
+        let bytes = min(exchanges[i].unsent, max(0, window.window - exchanges[i].queuedWire / wirePerPayload))
+        // A transfer's first round is a burst: the server sends its window at once.
+        let first = !exchanges[i].clocked
+        exchanges[i].clocked = true
+        exchanges[i].roundStartedAt = now
+        exchanges[i].roundBytes = bytes
+        let roundTrip = network.baseRoundTrip + Int64(queuedBefore / downlinkWirePerNanosecond)
+        guard bytes > 0 else {
+            exchanges[i].nextRound = exchanges[i].unsent > 0 ? now + roundTrip : .max
+            return
+        }
+        let loss = roundLoss(bytes: bytes, burst: first, slowStart: window.inSlowStart, queuedBefore: queuedBefore)
+        let wire = bytes * wirePerPayload
+        let lost = loss.wire / wirePerPayload
+        exchanges[i].unsent -= bytes - lost
+        exchanges[i].queuedWire += wire - loss.wire
+        if wire - loss.wire > 0 {
+            buffer.append(Chunk(exchange: exchanges[i].id, wire: wire - loss.wire))
+            exchanges[i].queuedChunks += 1
+            bufferedWire += wire - loss.wire
+        }
+        exchanges[i].roundBytes = bytes - lost
+        guard lost > 0 else {
+            exchanges[i].nextRound = exchanges[i].unsent > 0 ? now + roundTrip : .max
+            return
+        }
+        // Three packets sent after the first loss bring fast retransmit: those of this round
+        // after it, and the new data the survivors' acknowledgements let out (as many segments
+        // as survived, in slow start) if there is any left to send.
+        let segment = Double(network.maxSegmentBytes)
+        let survivors = loss.packets - Int((lost / segment).rounded(.up))
+        let newData = min(Int((exchanges[i].unsent - lost) / segment), window.inSlowStart ? survivors : survivors / 8)
+        let after = (loss.tailDrop ? 0 : loss.packets - 1 - loss.first) + max(0, newData)
+        // Retransmissions find room in a buffer this response had to itself; behind other
+        // responses' data they are lost too when the round lost several packets.
+        let crowded = othersQueued > 0 && loss.lostPackets > Self.repairablePackets
+        if after >= 3 && !exchanges[i].recovering && !crowded {
+            exchanges[i].pendingLoss = .fastRecovery
+            exchanges[i].nextRound = now + roundTrip
+        } else {
+            // The timer runs from the last acknowledgement, a round trip after the round left.
+            exchanges[i].pendingLoss = after >= 3 ? .failedRecovery : .timeout
+            exchanges[i].nextRound = now + roundTrip + window.timeout
+        }
+    }
+
+    /// What a round of `bytes` loses entering a buffer holding `queuedBefore`.
+    struct RoundLoss {
+        /// Wire bytes lost, and packets: in the round, lost, and the index of the first lost.
+        var wire: Double
+        var packets: Int
+        var lostPackets: Int
+        var first: Int
+        /// A burst's loss: its tail, with nothing of it after.
+        var tailDrop: Bool
+    }
+
+    /// The buffer's peak while the round arrives — all of a burst; a slow-start round, clocked
+    /// by acknowledgements, arrives at twice the rate it drains; a congestion-avoidance round adds
+    /// what exceeds a round trip's drain — beyond the buffer is lost, then random loss strikes
+    /// each packet. O(packets) with random loss, else O(1).
+    private func roundLoss(bytes: Double, burst: Bool, slowStart: Bool, queuedBefore: Double) -> RoundLoss {
+        let segment = Double(network.maxSegmentBytes)
+        let packetWire = segment + Sizes.headers
+        let wire = bytes * wirePerPayload
+        let peak = burst ? queuedBefore + wire
+            : slowStart ? queuedBefore + wire / 2
+            : queuedBefore + wire - min(wire, downlinkWirePerNanosecond * Double(network.baseRoundTrip))
+        var lostWire = peak > bufferWire ? min(wire, max(packetWire, peak - bufferWire)) : 0
+        let packets = Int((bytes / segment).rounded(.up))
+        // A burst loses its tail; a clocked round loses packets among those that get through
+        // (every other one once the buffer is full).
+        let tailDrop = burst && lostWire > 0
+        var first = lostWire > 0 ? (tailDrop ? packets - Int((lostWire / packetWire).rounded(.up)) : 0) : packets
+        if network.loss > 0 {
+            for packet in 0..<packets where generator.chance(network.loss) {
+                lostWire += packetWire
+                first = min(first, packet)
+            }
+            lostWire = min(lostWire, wire)
+        }
+        return RoundLoss(wire: lostWire, packets: packets, lostPackets: Int((lostWire / packetWire).rounded(.up)), first: first,
+                         tailDrop: tailDrop)
+    }
+
+    // MARK: Serving
+
+    /// The bytes of the response of `payload` (its headers included) that will have left the
+    /// buffer by `time`, as the buffer stands at its last update (exact until the next check);
+    /// 0 before the response starts, `nil` when the exchange is over. O(chunks).
+    func departed(_ payload: Payload, by time: Int64) -> Double? {
+        guard let exchange = exchanges.first(where: { $0.payload == payload }) else { return nil }
+        guard exchange.stage == .responding || exchange.stage == .delivering else { return 0 }
+        var budget = downlinkWirePerNanosecond * Double(max(0, time - lastUpdate))
+        var departed = exchange.received
+        for chunk in buffer where budget > 0 {
+            if chunk.exchange == exchange.id { departed += min(budget, chunk.wire) / wirePerPayload }
+            budget -= chunk.wire
+        }
+        return min(departed, exchange.responseBytes)
+    }
+
+    /// When `bytes` of the response of `payload` (its headers included) will have reached the
+    /// client, as the buffer stands at its last update; when that is not known yet, a moment not
+    /// after it at which it becomes known: the exchange's next stage change or round, or its last
+    /// queued byte leaving. Bytes queued after the exchange's own never overtake them, so the
+    /// answer holds whatever is sent meanwhile (`ServedNetwork` paces `bench serve` by it). `nil`
+    /// when the exchange is over. O(chunks).
+    func arrival(of payload: Payload, reaching bytes: Double) -> Int64? {
+        guard let exchange = exchanges.first(where: { $0.payload == payload }) else { return nil }
+        let delay = network.oneWayDelay.lowerBound
+        if exchange.stage == .delivering { return exchange.wake }
+        let responding = exchange.stage == .responding
+        if responding && exchange.received >= bytes { return lastUpdate + delay }
+        let at = { (wire: Double) in self.lastUpdate + Int64((wire / self.downlinkWirePerNanosecond).rounded(.up)) }
+        let next = min(exchange.wake, exchange.nextRound)
+        var departed = exchange.received
+        var ahead = 0.0
+        var lastQueued: Double?
+        for chunk in buffer {
+            if chunk.exchange == exchange.id {
+                let needed = (bytes - departed) * wirePerPayload
+                if responding && needed <= chunk.wire { return min(next, at(ahead + needed) + delay) }
+                departed += chunk.wire / wirePerPayload
+                lastQueued = ahead + chunk.wire
+            }
+            ahead += chunk.wire
+        }
+        return min(next, lastQueued.map(at) ?? .max)
+    }
+}

@@ -1,0 +1,168 @@
+import Testing
+@testable import FeedBench
+
+/// The simulated network as TCP behaves: handshakes on new connections only, slow start's round
+/// trips, a shared bottleneck whose buffer overflows, connections closed by a cancel, and the
+/// feed API's answers queueing behind image data.
+@Suite struct SimulatedNetworkTests {
+    /// Runs the network until it has nothing left to do; returns when each payload arrived.
+    static func finishTimes(_ network: SimulatedNetwork) -> [(SimulatedNetwork.Payload, Int64)] {
+        var arrivals: [(SimulatedNetwork.Payload, Int64)] = []
+        while let time = network.nextTime() {
+            arrivals += network.takeDelivered(at: time).map { ($0, time) }
+        }
+        return arrivals
+    }
+
+    /// One request alone on `profile`, sent at 0 on a fresh network: when its last byte arrives.
+    static func alone(_ bytes: Int64, on profile: NetworkProfile, seed: UInt64 = 1) -> Int64 {
+        let network = SimulatedNetwork(network: profile, seed: seed)
+        network.send(.image(url: 1, serial: 1), to: .images, responseBytes: bytes, at: 0)
+        return finishTimes(network).first!.1
+    }
+
+    /// Nanoseconds `bytes` take at `bitsPerSecond`, rounded up as the network rounds.
+    static func serialization(_ bytes: Double, _ bitsPerSecond: Int64) -> Int64 { Int64((bytes * 8e9 / Double(bitsPerSecond)).rounded(.up)) }
+
+    @Test func aFreshConnectionPaysTheTCPAndTLSHandshakesBeforeItsRequest() {
+        let lte = NetworkProfile.lte
+        let wire = 1_500.0 / 1_448.0
+        let sizes = SimulatedNetwork.Sizes.self
+        // SYN up, SYN-ACK down; ClientHello up, the server's flight down; the request up, the
+        // response (one round: it fits the initial window) down.
+        var expected = Self.serialization(sizes.headers, lte.uplinkBitsPerSecond) + lte.uplinkDelay + lte.oneWayDelay.lowerBound
+        expected += Self.serialization(sizes.clientHello + sizes.headers, lte.uplinkBitsPerSecond) + lte.uplinkDelay
+        expected += Self.serialization(sizes.serverFlight * wire, lte.bitsPerSecond) + lte.oneWayDelay.lowerBound
+        expected += Self.serialization(sizes.request + sizes.headers, lte.uplinkBitsPerSecond) + lte.uplinkDelay
+        expected += Self.serialization((sizes.responseHeaders + 10_000) * wire, lte.bitsPerSecond) + lte.oneWayDelay.lowerBound
+        let took = Self.alone(10_000, on: lte)
+        #expect(abs(took - expected) <= 2, "\(took) against \(expected)")
+        // Without TLS, one round trip less (and the flight).
+        var plain = lte
+        plain.tls = false
+        #expect(Self.alone(10_000, on: plain) < took - lte.baseRoundTrip)
+    }
+
+    @Test func aReusedConnectionSkipsTheHandshakesAndAClosedOneOpensAnew() {
+        let network = SimulatedNetwork(network: .lte, seed: 1)
+        let first = network.send(.image(url: 1, serial: 1), to: .images, responseBytes: 10_000, at: 0)
+        let done = Self.finishTimes(network)[0].1
+        let second = network.send(.image(url: 2, serial: 2), to: .images, responseBytes: 10_000, at: done)
+        #expect(first.opened && !second.opened && second.connection == first.connection)
+        let reused = Self.finishTimes(network)[0].1 - done
+        #expect(reused < NetworkProfile.lte.baseRoundTrip + 10_000_000, "one round trip and the bytes: \(reused)")
+        // A response cancelled mid-transfer closes its connection (HTTP/1.1): the next request
+        // opens a new one, and the API's host has connections of its own.
+        let start = done + reused
+        let third = network.send(.image(url: 3, serial: 3), to: .images, responseBytes: 500_000, at: start)
+        #expect(!third.opened)
+        _ = network.takeDelivered(at: start + 300_000_000)
+        #expect(network.cancel(.image(url: 3, serial: 3), at: start + 300_000_000) > 0)
+        let fourth = network.send(.image(url: 4, serial: 4), to: .images, responseBytes: 1_000, at: start + 300_000_000)
+        #expect(fourth.opened && fourth.connection > third.connection)
+        let api = network.send(.api(launch: 0), to: .api, responseBytes: 1_000, at: start + 300_000_000)
+        #expect(api.opened)
+    }
+
+    @Test func slowStartMakesALargeDownloadOnAFreshConnectionTakeRoundTrips() {
+        let lte = NetworkProfile.lte
+        // 600 KB at 50 Mbit/s is 100 ms of bytes; slow start from 10 segments needs about six
+        // round trips of 115 ms after the three of the handshakes and the request.
+        let took = Self.alone(600_000, on: lte)
+        #expect(took > 8 * lte.baseRoundTrip, "\(took)")
+        var deep = lte
+        deep.bufferPackets = 1_000
+        let deepTook = Self.alone(600_000, on: deep)
+        #expect(deepTook < took, "a buffer that holds slow start's bursts loses nothing: \(deepTook) against \(took)")
+    }
+
+    /// (A larger buffer is not always faster, in ns-3 either: slow start overshoots further
+    /// before its first loss, and the larger burst of losses can end in a timeout. A buffer that
+    /// never overflows is the fastest.)
+    @Test func moreBytesNeverArriveSoonerAndNoBufferBeatsOneThatNeverOverflows() {
+        for profile in [NetworkProfile.wifi, .dsl, .lte, .threeG, .edge] {
+            var last: Int64 = 0
+            for kilobytes in stride(from: 10, through: 800, by: 30) {
+                let took = Self.alone(Int64(kilobytes) * 1_000, on: profile)
+                #expect(took >= last, "\(profile.name): \(kilobytes) KB took \(took), less than \(last)")
+                last = took
+            }
+            var lossless = profile
+            lossless.bufferPackets = 1_000_000
+            let fastest = Self.alone(400_000, on: lossless)
+            for packets in [10, 25, 50, 100, 400, 1_000] {
+                var network = profile
+                network.bufferPackets = packets
+                let took = Self.alone(400_000, on: network)
+                #expect(took >= fastest, "\(profile.name): \(packets) packets took \(took), less than \(fastest) without loss")
+            }
+        }
+    }
+
+    @Test func theAPIsAnswerQueuesBehindImageData() {
+        let alone = SimulatedNetwork(network: .threeG, seed: 1)
+        alone.send(.api(launch: 0), to: .api, responseBytes: 900, think: 50_000_000, at: 0)
+        let quiet = Self.finishTimes(alone)[0].1
+        let busy = SimulatedNetwork(network: .threeG, seed: 1)
+        for url in 1...6 { busy.send(.image(url: UInt64(url), serial: url), to: .images, responseBytes: 200_000, at: 0) }
+        busy.send(.api(launch: 0), to: .api, responseBytes: 900, think: 50_000_000, at: 0)
+        let behind = Self.finishTimes(busy).first { $0.0 == .api(launch: 0) }!.1
+        #expect(behind > quiet + 500_000_000, "\(behind) against \(quiet) alone")
+    }
+
+    @Test func anIdleConnectionRestartsFromTheInitialWindowOnlyWithSlowStartRestart() {
+        func secondDownload(restart: Bool) -> Int64 {
+            var profile = NetworkProfile.lte
+            profile.slowStartAfterIdle = restart
+            profile.idleTimeout = 600_000_000_000
+            let network = SimulatedNetwork(network: profile, seed: 1)
+            network.send(.image(url: 1, serial: 1), to: .images, responseBytes: 2_000_000, at: 0)
+            let done = Self.finishTimes(network)[0].1
+            network.send(.image(url: 2, serial: 2), to: .images, responseBytes: 500_000, at: done + 10_000_000_000)
+            return Self.finishTimes(network)[0].1 - done - 10_000_000_000
+        }
+        #expect(secondDownload(restart: true) > secondDownload(restart: false) + NetworkProfile.lte.baseRoundTrip)
+    }
+
+    @Test func randomLossIsRecoveredAndTheSameSeedGivesTheSameTimes() {
+        let lossy = NetworkProfile.veryBad
+        var clean = lossy
+        clean.loss = 0
+        clean.uplinkLoss = 0
+        let cleanTime = Self.alone(300_000, on: clean)
+        var slower = 0
+        for seed in UInt64(1)...20 {
+            let took = Self.alone(300_000, on: lossy, seed: seed)
+            #expect(took >= cleanTime)
+            if took > cleanTime { slower += 1 }
+            #expect(took == Self.alone(300_000, on: lossy, seed: seed))
+        }
+        #expect(slower >= 18, "10 % loss slows nearly every 300 KB download: \(slower) of 20")
+    }
+
+    @Test func lookingAtTheNetworkBetweenItsEventsChangesNothing() {
+        for profile in [NetworkProfile.wifi, .lte, .threeG] {
+            func run(peekingEvery step: Int64?) -> [(SimulatedNetwork.Payload, Int64)] {
+                let network = SimulatedNetwork(network: profile, seed: 3)
+                for url in 1...6 { network.send(.image(url: UInt64(url), serial: url), to: .images, responseBytes: Int64(url) * 90_000, at: 0) }
+                network.send(.api(launch: 0), to: .api, responseBytes: 900, think: 40_000_000, at: 1_000_000)
+                var arrivals: [(SimulatedNetwork.Payload, Int64)] = []
+                var peek: Int64 = 0
+                while let time = network.nextTime() {
+                    if let step {
+                        while peek + step < time {
+                            peek += step
+                            arrivals += network.takeDelivered(at: peek).map { ($0, peek) }
+                        }
+                    }
+                    arrivals += network.takeDelivered(at: time).map { ($0, time) }
+                }
+                return arrivals
+            }
+            let plain = run(peekingEvery: nil)
+            let peeked = run(peekingEvery: 999_983)
+            #expect(plain.count == 7 && plain.map(\.0) == peeked.map(\.0), "\(profile.name)")
+            for (a, b) in zip(plain, peeked) { #expect(abs(a.1 - b.1) <= 1, "\(profile.name): \(a.0) at \(a.1) and \(b.1)") }
+        }
+    }
+}

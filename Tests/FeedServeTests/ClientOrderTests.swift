@@ -1,0 +1,52 @@
+#if HTTP
+import FeedBench
+import FeedServe
+import Foundation
+import TestSupport
+import Testing
+
+/// What the server learns from the client beyond its requests: that it closed a connection
+/// (`ClientClosures`), and in which order it sent requests that reach the server out of it
+/// (`RequestOrder`).
+extension FeedServerTests {
+    /// A client that closes its connection while its response is still queued in the model is
+    /// cancelled there when it closes, not at the server's next write (here seconds later: a
+    /// 2 s one-way delay): its line says 499 after the 300 ms it waited.
+    @Test func aClientThatClosesIsCancelledWhenItCloses() async throws {
+        let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
+        let slow = NetworkProfile(name: "slow", bitsPerSecond: 1_000_000, oneWayDelay: 2_000_000_000...2_000_000_000)
+        let server = try await RunningServer.start(ServeConditions(network: slow), log: log)
+        let port = try #require(server.port)
+        _ = try await OwnThreads.run { _ in try TimingConnection(port: port).giveUp("/images/7.jpg", after: 300) }
+        var records: [RequestLogFile.Record] = []
+        for _ in 0..<100 where records.isEmpty {
+            try await Task.sleep(nanoseconds: 20_000_000)
+            records = try RequestLogFile.records(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: log))), source: log)
+        }
+        await server.stop()
+        let record = try #require(records.first, "no line within 2 s")
+        #expect(record.status == 499 && record.bytes == 0)
+        #expect((250_000_000...400_000_000).contains(record.duration), "closed 300 ms after sending, logged after \(record.duration) ns")
+    }
+
+    /// Two requests numbered by their client (`FeedBench-Request`) that reach the server in the
+    /// other order enter the model in the client's: the first numbered opens connection 1.
+    /// Which arrives first is the wall clock's (the second numbered is sent 2 ms before the
+    /// first), so it is checked in rounds.
+    @Test(.timedAlone) func numberedRequestsEnterTheModelInTheClientsOrder() async throws {
+        let network = NetworkProfile(name: "slow", bitsPerSecond: 10_000_000, oneWayDelay: 50_000_000...50_000_000)
+        try await TimedRounds.check { _ in
+            let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
+            let server = try await RunningServer.start(ServeConditions(network: network), log: log)
+            async let second = server.request("/images/1.jpg", headers: ["FeedBench-Request": "2"])
+            try await Task.sleep(nanoseconds: 2_000_000)
+            async let first = server.request("/images/2.jpg", headers: ["FeedBench-Request": "1"])
+            _ = try await (first, second)
+            await server.stop()
+            let records = try RequestLogFile.records(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: log))), source: log)
+            let connections = Dictionary(records.map { ($0.path, $0.connection) }, uniquingKeysWith: { a, _ in a })
+            return connections == ["/images/2.jpg": 1, "/images/1.jpg": 2] ? [] : ["connections \(connections)"]
+        }
+    }
+}
+#endif

@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+"""Compare FeedBench's request durations with ns-3's: the outside check of the network model.
+
+    compare.py --log LOG.csv --network NET.json [--log ... --network ...] [--check]
+
+Each (log, network) pair is replayed by `replay` (replay.cc, built by .ci/ns3-check) over an
+ns-3 network built from NET.json; every request's ns-3 duration is divided by the duration
+FeedBench's model logged (the ratio). One --network may serve several logs. A lossy network
+(loss or uplinkLoss above 0) is replayed with ns-3 seeds 1..--seeds (20), unless --seed gives
+each log its own seed (one log per seed, as `bench run --seed S` makes them).
+
+Per network (sorted by name) the table shows:
+  downloads: image rows with status 200; n, the median ratio, the p90 ratio, and how many
+             finished in ns-3 more than 50 ms after the model said (late);
+  api:       /v1/ rows with a complete response (any status but 499): n and the median ratio.
+Cancelled rows (499) are replayed (they load the link and hold their connection) but have no
+ratio. A request ns-3 did not finish within the horizon counts as an infinite ratio.
+The median is the middle value (the mean of the two middle values for an even n); p90 is the
+nearest-rank 90th percentile: the ceil(0.9 n)-th smallest ratio.
+A lossy network's median is the median over its runs (log x seed) of each run's downloads'
+median ratio; its p90 pools every run's ratios (shown, not checked).
+
+--check exits 1 when a network is outside its bands, 0 when all are inside:
+  lossless: downloads' median in [0.9, 1.1] and p90 in [0.8, 1.25]; API median in [0.85, 1.2]
+            (a band with no rows is not checked; a network with no downloads fails);
+  lossy:    the median of the runs' downloads' medians in [0.7, 1.3].
+Bad input (or a replay that fails) gets one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import csv
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+DEFAULT_REPLAY = ROOT / ".build-ns3" / "replay"
+
+LOG_COLUMNS = ["time_ms", "method", "path", "status", "bytes", "object_bytes",
+               "injected_delay_ms", "duration_ms", "connection", "new_connection", "protocol"]
+LATE_MS = 50.0
+
+# The bands --check applies: (low, high), inclusive.
+DOWNLOAD_MEDIAN = (0.9, 1.1)
+DOWNLOAD_P90 = (0.8, 1.25)
+API_MEDIAN = (0.85, 1.2)
+LOSSY_MEDIAN_OF_MEDIANS = (0.7, 1.3)
+
+
+class BadInput(Exception):
+    """Input that cannot be compared: one line on stderr, exit 2."""
+
+
+@dataclass
+class Network:
+    path: Path
+    name: str
+    lossy: bool
+
+
+@dataclass
+class Run:
+    log: Path
+    network: Network
+    seed: int
+
+
+@dataclass
+class Result:
+    downloads: list[float] = field(default_factory=list)
+    api: list[float] = field(default_factory=list)
+    late: int = 0
+    incomplete: int = 0
+
+
+def read_network(path: Path) -> Network:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise BadInput(f"{path}: cannot read the file ({error.strerror})") from None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise BadInput(f"{path}: not JSON ({error.msg} at line {error.lineno})") from None
+    if not isinstance(value, dict):
+        raise BadInput(f"{path}: expected a JSON object")
+    for key in ("bitsPerSecond", "oneWayDelayMs"):
+        if key not in value:
+            raise BadInput(f'{path}: missing "{key}"')
+    losses = []
+    for key in ("loss", "uplinkLoss"):
+        loss = value.get(key, 0)
+        if loss is None:
+            loss = 0
+        if isinstance(loss, bool) or not isinstance(loss, (int, float)) or not 0 <= loss < 1:
+            raise BadInput(f'{path}: "{key}" must be a probability in [0, 1)')
+        losses.append(loss)
+    name = value.get("name")
+    if not isinstance(name, str) or not name:
+        name = path.stem
+    return Network(path=path, name=name, lossy=any(loss > 0 for loss in losses))
+
+
+def check_log(path: Path) -> None:
+    try:
+        with path.open(encoding="utf-8", newline="") as file:
+            header = file.readline().rstrip("\r\n").split(",")
+    except OSError as error:
+        raise BadInput(f"{path}: cannot read the file ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"{path}: not UTF-8 text") from None
+    if header not in (LOG_COLUMNS, LOG_COLUMNS[:9]):
+        raise BadInput(f"{path}:1: expected the header {','.join(LOG_COLUMNS)} "
+                       "(or its first 9 columns)")
+
+
+def replay(binary: Path, run: Run, horizon: float, keep: Path | None) -> tuple[str, list[str]]:
+    """Runs replay for one run: its CSV output and its stderr lines."""
+    with tempfile.TemporaryDirectory(prefix="ns3-replay-") as scratch:
+        out = Path(scratch) / "out.csv"
+        if keep is not None:
+            out = keep / f"{run.network.name}-{run.log.stem}-seed{run.seed}.csv"
+        command = [str(binary), "--log", str(run.log), "--network", str(run.network.path),
+                   "--seed", str(run.seed), "--horizon-s", f"{horizon:g}", "--out", str(out)]
+        try:
+            process = subprocess.run(command, capture_output=True, text=True, check=False)
+        except OSError as error:
+            raise BadInput(f"{binary}: cannot run the replay ({error.strerror}); "
+                           "build it with .ci/ns3-check") from None
+        lines = process.stderr.splitlines()
+        if process.returncode != 0:
+            errors = [line for line in lines if line.startswith("error:")]
+            message = errors[0][len("error:"):].strip() if errors else (
+                f"replay of {run.log} on {run.network.name} (seed {run.seed}) failed "
+                f"with status {process.returncode}")
+            raise BadInput(message)
+        return out.read_text(encoding="utf-8"), lines
+
+
+def ratios(output: str, source: str) -> Result:
+    result = Result()
+    for row in csv.DictReader(output.splitlines()):
+        status = int(row["status"])
+        if status == 499:
+            continue
+        kind = row["kind"]
+        if kind == "image" and status != 200:
+            continue
+        if kind not in ("image", "api"):
+            continue
+        model = float(row["model_ms"])
+        if model <= 0:
+            raise BadInput(f"{source}: row {row['row']} has duration_ms 0: no ratio")
+        if row["completed"] == "1":
+            ns3 = float(row["ns3_ms"])
+            ratio = ns3 / model
+        else:
+            ns3 = math.inf
+            ratio = math.inf
+            result.incomplete += 1
+        if kind == "image":
+            result.downloads.append(ratio)
+            if ns3 - model > LATE_MS:
+                result.late += 1
+        else:
+            result.api.append(ratio)
+    return result
+
+
+def median(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def p90(values: list[float]) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[math.ceil(0.9 * len(ordered)) - 1]
+
+
+def shown(value: float | None) -> str:
+    if value is None:
+        return "-"
+    if math.isinf(value):
+        return "inf"
+    return f"{value:.3f}"
+
+
+def inside(value: float | None, band: tuple[float, float]) -> bool:
+    return value is not None and band[0] <= value <= band[1]
+
+
+def summarize(network: Network, results: list[Result]) -> tuple[list[str], list[str]]:
+    """The network's table cells, and why it fails the bands (empty when inside)."""
+    downloads = [r for result in results for r in result.downloads]
+    api = [r for result in results for r in result.api]
+    late = sum(result.late for result in results)
+    incomplete = sum(result.incomplete for result in results)
+    failures: list[str] = []
+    if network.lossy:
+        medians = [median(result.downloads) for result in results if result.downloads]
+        middle = median(medians)
+        spread = f"{shown(min(medians))}-{shown(max(medians))}" if medians else "-"
+        if not medians:
+            failures.append("no downloads")
+        elif not inside(middle, LOSSY_MEDIAN_OF_MEDIANS):
+            failures.append(f"median of {len(medians)} runs' medians {shown(middle)} outside "
+                            f"[{LOSSY_MEDIAN_OF_MEDIANS[0]}, {LOSSY_MEDIAN_OF_MEDIANS[1]}]")
+    else:
+        middle = median(downloads)
+        spread = "-"
+        if not downloads:
+            failures.append("no downloads")
+        else:
+            if not inside(middle, DOWNLOAD_MEDIAN):
+                failures.append(f"downloads' median {shown(middle)} outside "
+                                f"[{DOWNLOAD_MEDIAN[0]}, {DOWNLOAD_MEDIAN[1]}]")
+            if not inside(p90(downloads), DOWNLOAD_P90):
+                failures.append(f"downloads' p90 {shown(p90(downloads))} outside "
+                                f"[{DOWNLOAD_P90[0]}, {DOWNLOAD_P90[1]}]")
+        if api and not inside(median(api), API_MEDIAN):
+            failures.append(f"API median {shown(median(api))} outside "
+                            f"[{API_MEDIAN[0]}, {API_MEDIAN[1]}]")
+    cells = [network.name, str(len(results)), str(len(downloads)), shown(middle), spread,
+             shown(p90(downloads)), str(late), str(len(api)), shown(median(api)), str(incomplete),
+             "ok" if not failures else "FAIL"]
+    return cells, failures
+
+
+def table(rows: list[list[str]]) -> str:
+    header = ["network", "runs", "downloads", "median", "run-medians", "p90", "late>50ms",
+              "api", "api-median", "incomplete", "bands"]
+    widths = [max(len(row[i]) for row in [header] + rows) for i in range(len(header))]
+    lines = []
+    for row in [header] + rows:
+        cells = [cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i])
+                 for i, cell in enumerate(row)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, whose errors are one line (then exit 2) instead of the usage and the error."""
+
+    def error(self, message: str):
+        print(f"compare.py: {message}", file=sys.stderr)
+        sys.exit(2)
+
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    parser = OneLineParser(
+        description="Replay FeedBench request logs in ns-3 and compare the durations.")
+    parser.add_argument("--log", action="append", default=[], type=Path, required=True,
+                        help="a request log (bench run --requests); repeat for more")
+    parser.add_argument("--network", action="append", default=[], type=Path, required=True,
+                        help="its network JSON (bench profiles --network NAME); one per --log, "
+                             "or one for all")
+    parser.add_argument("--seed", action="append", default=[], type=int,
+                        help="the ns-3 seed of each --log (default: 1, or 1..--seeds when lossy)")
+    parser.add_argument("--seeds", type=int, default=20,
+                        help="ns-3 seeds a lossy network's log is replayed with (default 20)")
+    parser.add_argument("--replay", type=Path, default=DEFAULT_REPLAY,
+                        help=f"the replay binary (default {DEFAULT_REPLAY})")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="replays run at once (default 1: ns-3 is CPU-bound)")
+    parser.add_argument("--horizon-s", type=float, default=120.0,
+                        help="seconds past the session's end a request may still finish")
+    parser.add_argument("--keep", type=Path,
+                        help="a folder to keep each replay's per-request CSV in")
+    parser.add_argument("--check", nargs="?", const="all", default=None, metavar="NETWORKS",
+                        help="exit 1 when a network is outside its bands: every network, or "
+                             "those named (comma-separated); the others are reported only")
+    return parser.parse_args(argv)
+
+
+def plan(args: argparse.Namespace) -> list[Run]:
+    logs, networks, seeds = args.log, args.network, args.seed
+    if len(networks) not in (1, len(logs)):
+        raise BadInput(f"{len(logs)} --log but {len(networks)} --network: give one --network "
+                       "per --log, or one for all")
+    if seeds and len(seeds) != len(logs):
+        raise BadInput(f"{len(logs)} --log but {len(seeds)} --seed: give one per --log, or none")
+    if any(seed < 1 for seed in seeds):
+        raise BadInput("--seed: expected a whole number from 1")
+    if not 1 <= args.seeds <= 1000:
+        raise BadInput("--seeds: expected a number from 1 to 1000")
+    if args.jobs < 1:
+        raise BadInput("--jobs: expected a number from 1")
+    if not 0 <= args.horizon_s <= 1e6:
+        raise BadInput("--horizon-s: expected seconds from 0")
+    if args.keep is not None and not args.keep.is_dir():
+        raise BadInput(f"--keep: {args.keep} is not a folder")
+    parsed: dict[Path, Network] = {}
+    runs = []
+    for index, log in enumerate(logs):
+        path = networks[0] if len(networks) == 1 else networks[index]
+        if path not in parsed:
+            parsed[path] = read_network(path)
+        network = parsed[path]
+        check_log(log)
+        if seeds:
+            runs.append(Run(log, network, seeds[index]))
+        elif network.lossy:
+            runs.extend(Run(log, network, seed) for seed in range(1, args.seeds + 1))
+        else:
+            runs.append(Run(log, network, 1))
+    names: dict[str, Path] = {}
+    for network in parsed.values():
+        other = names.setdefault(network.name, network.path)
+        if os.path.realpath(other) != os.path.realpath(network.path) and \
+                read_network(other).lossy != network.lossy:
+            raise BadInput(f"{network.path} and {other} both name the network {network.name!r} "
+                           "but only one is lossy")
+    return runs
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args = parse_arguments(argv)
+    except SystemExit as exit:
+        return 2 if exit.code else 0
+    try:
+        runs = plan(args)
+        if not args.replay.is_file() or not os.access(args.replay, os.X_OK):
+            raise BadInput(f"{args.replay}: no replay binary; build it with .ci/ns3-check")
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            outputs = list(pool.map(lambda run: replay(args.replay, run, args.horizon_s,
+                                                       args.keep), runs))
+        results = [ratios(output, f"{run.log} on {run.network.name}")
+                   for run, (output, _) in zip(runs, outputs)]
+    except BadInput as error:
+        print(f"compare.py: {error}", file=sys.stderr)
+        return 2
+
+    warnings = sorted({line for _, lines in outputs for line in lines
+                       if line.startswith("warning:")})
+    for line in warnings:
+        print(line, file=sys.stderr)
+
+    groups: dict[str, tuple[Network, list[Result]]] = {}
+    for run, result in zip(runs, results):
+        groups.setdefault(run.network.name, (run.network, []))[1].append(result)
+    rows, failures = [], []
+    for name in sorted(groups):
+        network, group = groups[name]
+        cells, why = summarize(network, group)
+        rows.append(cells)
+        failures.extend(f"{name}: {reason}" for reason in why)
+    print(table(rows))
+    print("ratio = ns-3 duration / model duration; median: middle value (mean of the two middle "
+          "for even n); p90: nearest rank, the ceil(0.9 n)-th smallest; lossy networks: median "
+          "and run-medians over runs (log x seed).")
+    checked = None if args.check in (None, "all") else set(args.check.split(","))
+    gating = [failure for failure in failures
+              if args.check is not None and (checked is None or failure.split(":")[0] in checked)]
+    for failure in failures:
+        print(f"outside the bands: {failure}" + ("" if failure in gating else " (reported, not checked)"))
+    if checked is not None:
+        print(f"checked: {', '.join(sorted(checked))}; the other networks are reported only")
+    return 1 if gating else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,1521 @@
+// replay: FeedBench's request log replayed over an ns-3 network, as an outside check of
+// FeedBench's network model (Validation/ns3/README.md says what is compared and why).
+//
+//   replay --log LOG.csv --network NET.json [--seed N] [--horizon-s 120] [--out FILE]
+//          [--cwnd-trace FILE]
+//
+// Topology: server ==(10 Gbps, 0 delay, 100,000-packet queue)== router ==(bottleneck)== client.
+// The bottleneck's router->client device sends at the network's downlink rate through a
+// drop-tail queue of bufferPackets packets; the client->router device at the uplink rate,
+// the same queue size. No traffic-control queue disc anywhere (ns-3 installs FqCoDel on
+// every device Ipv4AddressHelper::Assign numbers; it is uninstalled below). One
+// PointToPointChannel delay serves both directions: (oneWayDelayMs + uplinkDelayMs) / 2.
+// Random loss: a per-packet RateErrorModel on the client's device (downlink) and on the
+// router's device facing the client (uplink), seeded by --seed (ns-3's run number).
+//
+// Output (stdout or --out): one CSV line per log row, in the log's order:
+//   row,time_ms,kind,status,connection,new_connection,bytes,model_ms,ns3_ms,completed,sent_ms
+// row is the data row's number (1 = the first line after the header); kind is api, image or
+// other; ns3_ms is from time_ms to the response's last byte at the client in ns-3 (empty
+// when it did not complete before the horizon, completed = 0); sent_ms is when ns-3's client
+// sent the request (for a new connection: when it started the handshake), later than
+// time_ms when the connection was still busy in ns-3. A cancelled (499) row's ns3_ms is the
+// time its whole response (object_bytes) would have taken, when ns-3 got that far before the
+// cancel; it is empty otherwise.
+// Warnings go to stderr as "warning: ...", a summary as "info: ...", bad input as one
+// "error: ..." line and exit status 2.
+
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+// ---------------------------------------------------------------------------------------------
+// Message sizes. FeedBench's network model uses the same constants: change both together.
+// ---------------------------------------------------------------------------------------------
+constexpr uint64_t kRequestBytes = 400;          // an HTTP request's headers, client -> server
+constexpr uint64_t kResponseHeaderBytes = 300;   // a response's headers, before its body
+constexpr uint64_t kClientHelloBytes = 517;      // TLS 1.3 ClientHello, client -> server
+constexpr uint64_t kServerTlsFlightBytes = 4000; // ServerHello ... Finished, server -> client
+// (The client's Finished rides with its first request: TLS 1.3 costs one extra round trip.
+// No TLS record overhead beyond these.)
+
+// The simulated hosts' ports: both hosts are the one server node.
+constexpr uint16_t kImagePort = 443;
+constexpr uint16_t kApiPort = 8443;
+
+// The fast link between the server and the router: never the bottleneck, never drops.
+constexpr const char* kFastRate = "10Gbps";
+constexpr uint32_t kFastQueuePackets = 100000;
+// TCP's send and receive buffers: far above any profile's bandwidth-delay product
+// (ns-3's default, 128 KiB, would cap lte's window below its ~719 KB).
+constexpr uint32_t kSocketBufferBytes = 4u << 20;
+
+[[noreturn]] void
+Fail(const std::string& message)
+{
+    std::fprintf(stderr, "error: %s\n", message.c_str());
+    std::exit(2);
+}
+
+void
+Warn(const std::string& message)
+{
+    std::fprintf(stderr, "warning: %s\n", message.c_str());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The network file: a flat JSON object. Only the fields below are read; others are ignored.
+// ---------------------------------------------------------------------------------------------
+struct Network
+{
+    std::string name = "network";
+    double downBps = 0;
+    double upBps = 0;
+    double downDelayMs = 0;
+    double upDelayMs = 0;
+    double loss = 0;
+    double upLoss = 0;
+    uint32_t bufferPackets = 50;
+    uint32_t initialWindow = 10;
+    uint32_t mss = 1448;
+    bool slowStartAfterIdle = true;
+    bool tls = true;
+    std::string http = "1.1";
+};
+
+struct JsonValue
+{
+    enum Kind
+    {
+        Number,
+        String,
+        Bool,
+        Null,
+        Array,
+        Object
+    } kind = Null;
+
+    double number = 0;
+    std::string text;
+    bool flag = false;
+    std::vector<JsonValue> items; // arrays only (objects are skipped)
+};
+
+class JsonReader
+{
+  public:
+    JsonReader(const std::string& text, const std::string& source)
+        : m_text(text),
+          m_source(source)
+    {
+    }
+
+    std::map<std::string, JsonValue> TopObject()
+    {
+        std::map<std::string, JsonValue> fields;
+        Space();
+        Expect('{');
+        Space();
+        if (Peek() == '}')
+        {
+            ++m_at;
+        }
+        else
+        {
+            while (true)
+            {
+                Space();
+                std::string key = String();
+                Space();
+                Expect(':');
+                fields[key] = Value(0);
+                Space();
+                if (Peek() == ',')
+                {
+                    ++m_at;
+                    continue;
+                }
+                Expect('}');
+                break;
+            }
+        }
+        Space();
+        if (m_at != m_text.size())
+        {
+            Bad("text after the object");
+        }
+        return fields;
+    }
+
+  private:
+    [[noreturn]] void Bad(const std::string& what) const
+    {
+        Fail(m_source + ": not a JSON object (" + what + " at byte " + std::to_string(m_at) +
+             ")");
+    }
+
+    char Peek() const
+    {
+        return m_at < m_text.size() ? m_text[m_at] : '\0';
+    }
+
+    void Space()
+    {
+        while (m_at < m_text.size() &&
+               (m_text[m_at] == ' ' || m_text[m_at] == '\n' || m_text[m_at] == '\r' ||
+                m_text[m_at] == '\t'))
+        {
+            ++m_at;
+        }
+    }
+
+    void Expect(char c)
+    {
+        if (Peek() != c)
+        {
+            Bad(std::string("expected '") + c + "'");
+        }
+        ++m_at;
+    }
+
+    std::string String()
+    {
+        Expect('"');
+        std::string out;
+        while (true)
+        {
+            if (m_at >= m_text.size())
+            {
+                Bad("unterminated string");
+            }
+            char c = m_text[m_at++];
+            if (c == '"')
+            {
+                return out;
+            }
+            if (c == '\\')
+            {
+                if (m_at >= m_text.size())
+                {
+                    Bad("unterminated string");
+                }
+                char e = m_text[m_at++];
+                if (e == 'u')
+                {
+                    m_at += 4; // names and values read here are ASCII; keep a placeholder
+                    out += '?';
+                }
+                else
+                {
+                    out += (e == 'n' ? '\n' : e == 't' ? '\t' : e);
+                }
+                continue;
+            }
+            out += c;
+        }
+    }
+
+    JsonValue Value(int depth)
+    {
+        if (depth > 64)
+        {
+            Bad("nesting too deep");
+        }
+        Space();
+        JsonValue v;
+        char c = Peek();
+        if (c == '"')
+        {
+            v.kind = JsonValue::String;
+            v.text = String();
+        }
+        else if (c == '{')
+        {
+            v.kind = JsonValue::Object;
+            ++m_at;
+            Space();
+            if (Peek() == '}')
+            {
+                ++m_at;
+                return v;
+            }
+            while (true)
+            {
+                Space();
+                String();
+                Space();
+                Expect(':');
+                Value(depth + 1);
+                Space();
+                if (Peek() == ',')
+                {
+                    ++m_at;
+                    continue;
+                }
+                Expect('}');
+                break;
+            }
+        }
+        else if (c == '[')
+        {
+            v.kind = JsonValue::Array;
+            ++m_at;
+            Space();
+            if (Peek() == ']')
+            {
+                ++m_at;
+                return v;
+            }
+            while (true)
+            {
+                v.items.push_back(Value(depth + 1));
+                Space();
+                if (Peek() == ',')
+                {
+                    ++m_at;
+                    continue;
+                }
+                Expect(']');
+                break;
+            }
+        }
+        else if (m_text.compare(m_at, 4, "true") == 0)
+        {
+            v.kind = JsonValue::Bool;
+            v.flag = true;
+            m_at += 4;
+        }
+        else if (m_text.compare(m_at, 5, "false") == 0)
+        {
+            v.kind = JsonValue::Bool;
+            m_at += 5;
+        }
+        else if (m_text.compare(m_at, 4, "null") == 0)
+        {
+            m_at += 4;
+        }
+        else
+        {
+            size_t start = m_at;
+            while (m_at < m_text.size() && std::string("+-0123456789.eE").find(m_text[m_at]) !=
+                                               std::string::npos)
+            {
+                ++m_at;
+            }
+            if (start == m_at)
+            {
+                Bad("unexpected character");
+            }
+            std::string digits = m_text.substr(start, m_at - start);
+            char* end = nullptr;
+            v.number = std::strtod(digits.c_str(), &end);
+            if (*end != '\0' || !std::isfinite(v.number))
+            {
+                Bad("bad number");
+            }
+            v.kind = JsonValue::Number;
+        }
+        return v;
+    }
+
+    const std::string& m_text;
+    std::string m_source;
+    size_t m_at = 0;
+};
+
+std::string
+ReadFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        Fail(path + ": cannot read the file");
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+Network
+ReadNetwork(const std::string& path)
+{
+    std::string text = ReadFile(path);
+    auto fields = JsonReader(text, path).TopObject();
+    Network net;
+    auto number = [&](const char* key, double low, double high, bool required, double& out) {
+        auto it = fields.find(key);
+        if (it == fields.end() || it->second.kind == JsonValue::Null)
+        {
+            if (required)
+            {
+                Fail(path + ": missing \"" + key + "\"");
+            }
+            return false;
+        }
+        const JsonValue& v = it->second;
+        double value;
+        if (v.kind == JsonValue::Number)
+        {
+            value = v.number;
+        }
+        else if (v.kind == JsonValue::Array && v.items.size() == 2 &&
+                 v.items[0].kind == JsonValue::Number && v.items[1].kind == JsonValue::Number)
+        {
+            // A [min, max] range (jitter): ns-3 gets one fixed delay, the lower bound.
+            value = v.items[0].number;
+            if (v.items[1].number != v.items[0].number)
+            {
+                Warn(std::string(key) + " is a range: ns-3 replays its lower bound, no jitter");
+            }
+        }
+        else
+        {
+            Fail(path + ": \"" + key + "\" must be a number");
+        }
+        if (!(value >= low && value <= high))
+        {
+            std::ostringstream m;
+            m << path << ": \"" << key << "\" must be in [" << low << ", " << high << "]";
+            Fail(m.str());
+        }
+        out = value;
+        return true;
+    };
+    auto boolean = [&](const char* key, bool& out) {
+        auto it = fields.find(key);
+        if (it == fields.end() || it->second.kind == JsonValue::Null)
+        {
+            return;
+        }
+        if (it->second.kind != JsonValue::Bool)
+        {
+            Fail(path + ": \"" + key + "\" must be true or false");
+        }
+        out = it->second.flag;
+    };
+    auto text_field = [&](const char* key, std::string& out) {
+        auto it = fields.find(key);
+        if (it == fields.end() || it->second.kind == JsonValue::Null)
+        {
+            return;
+        }
+        if (it->second.kind == JsonValue::String)
+        {
+            out = it->second.text;
+        }
+        else if (it->second.kind == JsonValue::Number)
+        {
+            std::ostringstream s;
+            s << it->second.number;
+            out = s.str();
+        }
+        else
+        {
+            Fail(path + ": \"" + key + "\" must be a string");
+        }
+    };
+    // Every field the replay uses is required: FeedBench fills a missing one from its Wi-Fi
+    // profile, which this program does not know (`bench profiles` prints them all).
+    text_field("name", net.name);
+    number("bitsPerSecond", 1000, 1e11, true, net.downBps);
+    number("uplinkBitsPerSecond", 1000, 1e11, true, net.upBps);
+    number("oneWayDelayMs", 0, 60000, true, net.downDelayMs);
+    number("uplinkDelayMs", 0, 60000, true, net.upDelayMs);
+    number("loss", 0, 0.99, true, net.loss);
+    number("uplinkLoss", 0, 0.99, true, net.upLoss);
+    double value = 0;
+    number("bufferPackets", 1, 1e6, true, value);
+    net.bufferPackets = static_cast<uint32_t>(value);
+    number("initialWindowSegments", 1, 1000, true, value);
+    net.initialWindow = static_cast<uint32_t>(value);
+    number("maxSegmentBytes", 100, 8960, true, value);
+    net.mss = static_cast<uint32_t>(value);
+    double jitter = 0;
+    if (number("jitterMs", 0, 60000, false, jitter) && jitter > 0)
+    {
+        std::ostringstream m;
+        m << path << ": jitterMs " << jitter << ": ns-3 replays the fixed oneWayDelayMs, no jitter";
+        Warn(m.str());
+    }
+    auto required = [&](const char* key) {
+        if (fields.find(key) == fields.end())
+        {
+            Fail(path + ": missing \"" + key + "\"");
+        }
+    };
+    required("slowStartAfterIdle");
+    required("tls");
+    boolean("slowStartAfterIdle", net.slowStartAfterIdle);
+    boolean("tls", net.tls);
+    text_field("http", net.http);
+    return net;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The request log.
+// ---------------------------------------------------------------------------------------------
+struct Request
+{
+    size_t row = 0;           // data row number, 1-based
+    int64_t timeUs = 0;       // time_ms, in microseconds (the log has 3 decimals)
+    std::string timeText;     // time_ms as written
+    std::string kind;         // api, image or other
+    int status = 0;
+    uint64_t bytes = 0;
+    uint64_t objectBytes = 0;
+    int64_t thinkUs = 0;      // the server's think time before answering
+    int64_t modelUs = 0;      // duration_ms
+    std::string modelText;    // duration_ms as written
+    long connection = 0;      // as logged
+    bool newConnection = false;
+    size_t conn = 0;          // internal connection index
+    uint64_t responseBytes = 0; // what the server sends: headers + body
+
+    // What happened in ns-3.
+    bool arrived = false;   // its time_ms has come
+    bool sent = false;
+    Time sentAt;
+    bool done = false;
+    Time doneAt;
+    bool skipped = false;   // cancelled before ns-3 could send it
+};
+
+std::vector<std::string>
+SplitCsv(const std::string& line)
+{
+    std::vector<std::string> fields;
+    std::string field;
+    bool quoted = false;
+    for (size_t i = 0; i < line.size(); ++i)
+    {
+        char c = line[i];
+        if (quoted)
+        {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+            {
+                field += '"';
+                ++i;
+            }
+            else if (c == '"')
+            {
+                quoted = false;
+            }
+            else
+            {
+                field += c;
+            }
+        }
+        else if (c == '"' && field.empty())
+        {
+            quoted = true;
+        }
+        else if (c == ',')
+        {
+            fields.push_back(field);
+            field.clear();
+        }
+        else
+        {
+            field += c;
+        }
+    }
+    fields.push_back(field);
+    return fields;
+}
+
+// A non-negative decimal with at most 3 decimals (milliseconds) -> microseconds, exactly.
+bool
+ParseMillis(const std::string& text, int64_t& micros)
+{
+    if (text.empty())
+    {
+        return false;
+    }
+    int64_t whole = 0;
+    int64_t frac = 0;
+    int fracDigits = 0;
+    bool dot = false;
+    bool any = false;
+    for (char c : text)
+    {
+        if (c == '.' && !dot)
+        {
+            dot = true;
+            continue;
+        }
+        if (c < '0' || c > '9')
+        {
+            return false;
+        }
+        any = true;
+        if (dot)
+        {
+            if (fracDigits == 3)
+            {
+                if (c != '0')
+                {
+                    return false;
+                }
+                continue;
+            }
+            frac = frac * 10 + (c - '0');
+            ++fracDigits;
+        }
+        else
+        {
+            if (whole > 1'000'000'000'000LL)
+            {
+                return false;
+            }
+            whole = whole * 10 + (c - '0');
+        }
+    }
+    while (fracDigits < 3)
+    {
+        frac *= 10;
+        ++fracDigits;
+    }
+    micros = whole * 1000 + frac;
+    return any;
+}
+
+bool
+ParseWhole(const std::string& text, uint64_t low, uint64_t high, uint64_t& out)
+{
+    if (text.empty() || text.size() > 19)
+    {
+        return false;
+    }
+    uint64_t v = 0;
+    for (char c : text)
+    {
+        if (c < '0' || c > '9')
+        {
+            return false;
+        }
+        v = v * 10 + (c - '0');
+    }
+    if (v < low || v > high)
+    {
+        return false;
+    }
+    out = v;
+    return true;
+}
+
+struct Log
+{
+    std::vector<Request> requests;
+    bool oldFormat = false;
+};
+
+Log
+ReadLog(const std::string& path)
+{
+    static const std::vector<std::string> kColumns = {"time_ms",
+                                                      "method",
+                                                      "path",
+                                                      "status",
+                                                      "bytes",
+                                                      "object_bytes",
+                                                      "injected_delay_ms",
+                                                      "duration_ms",
+                                                      "connection",
+                                                      "new_connection",
+                                                      "protocol"};
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        Fail(path + ": cannot read the file");
+    }
+    Log log;
+    std::string line;
+    size_t lineNumber = 0;
+    size_t columns = 0;
+    while (std::getline(in, line))
+    {
+        ++lineNumber;
+        if (!line.empty() && line.back() == '\r')
+        {
+            line.pop_back();
+        }
+        if (lineNumber == 1)
+        {
+            auto header = SplitCsv(line);
+            if (header.size() == 11 && std::equal(header.begin(), header.end(), kColumns.begin()))
+            {
+                columns = 11;
+            }
+            else if (header.size() == 9 &&
+                     std::equal(header.begin(), header.end(), kColumns.begin()))
+            {
+                columns = 9;
+                log.oldFormat = true;
+            }
+            else
+            {
+                Fail(path + ":1: expected the header time_ms,method,path,status,bytes,"
+                            "object_bytes,injected_delay_ms,duration_ms,connection"
+                            "[,new_connection,protocol]");
+            }
+            continue;
+        }
+        if (line.empty())
+        {
+            continue;
+        }
+        auto f = SplitCsv(line);
+        std::string where = path + ":" + std::to_string(lineNumber) + ": ";
+        if (f.size() != columns)
+        {
+            Fail(where + "expected " + std::to_string(columns) + " fields, found " +
+                 std::to_string(f.size()));
+        }
+        Request r;
+        r.row = log.requests.size() + 1;
+        uint64_t whole;
+        if (!ParseMillis(f[0], r.timeUs))
+        {
+            Fail(where + "time_ms: expected milliseconds, found \"" + f[0] + "\"");
+        }
+        r.timeText = f[0];
+        const std::string& p = f[2];
+        r.kind = p.rfind("/v1/", 0) == 0 ? "api" : p.rfind("/images/", 0) == 0 ? "image" : "other";
+        if (!ParseWhole(f[3], 100, 599, whole))
+        {
+            Fail(where + "status: expected an HTTP status, found \"" + f[3] + "\"");
+        }
+        r.status = static_cast<int>(whole);
+        if (!ParseWhole(f[4], 0, 1ULL << 40, r.bytes))
+        {
+            Fail(where + "bytes: expected a whole number, found \"" + f[4] + "\"");
+        }
+        if (!f[5].empty() && !ParseWhole(f[5], 0, 1ULL << 40, r.objectBytes)) // empty: no image
+        {
+            Fail(where + "object_bytes: expected a whole number, found \"" + f[5] + "\"");
+        }
+        if (!ParseMillis(f[6], r.thinkUs))
+        {
+            Fail(where + "injected_delay_ms: expected milliseconds, found \"" + f[6] + "\"");
+        }
+        if (!ParseMillis(f[7], r.modelUs))
+        {
+            Fail(where + "duration_ms: expected milliseconds, found \"" + f[7] + "\"");
+        }
+        r.modelText = f[7];
+        if (!ParseWhole(f[8], 0, 1ULL << 31, whole))
+        {
+            Fail(where + "connection: expected a whole number, found \"" + f[8] + "\"");
+        }
+        r.connection = static_cast<long>(whole);
+        if (columns == 11)
+        {
+            if (f[9] != "0" && f[9] != "1")
+            {
+                Fail(where + "new_connection: expected 0 or 1, found \"" + f[9] + "\"");
+            }
+            r.newConnection = f[9] == "1";
+            if (f[10] != "http/1.1")
+            {
+                static bool warned = false;
+                if (!warned)
+                {
+                    Warn(path + ": protocol \"" + f[10] +
+                         "\": ns-3 replays every connection as HTTP/1.1 (one response at a time)");
+                    warned = true;
+                }
+            }
+        }
+        if (log.oldFormat && r.kind == "image")
+        {
+            // The 9-column logs wrote the whole duration in injected_delay_ms: images have no
+            // server think time.
+            r.thinkUs = 0;
+        }
+        // A cancelled download: the server would have sent the whole object.
+        uint64_t body = r.status == 499 ? std::max(r.objectBytes, r.bytes) : r.bytes;
+        r.responseBytes = kResponseHeaderBytes + body;
+        log.requests.push_back(r);
+    }
+    if (columns == 0)
+    {
+        Fail(path + ": empty file (no header)");
+    }
+    if (log.oldFormat)
+    {
+        Warn(path + ": a 9-column log: the first request on each connection number (and the first "
+                    "after a cancel on it) opens it; image think times are 0, API think times are "
+                    "injected_delay_ms as logged");
+    }
+    return log;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The replay.
+// ---------------------------------------------------------------------------------------------
+struct Conn
+{
+    long logged = 0;            // the log's connection number
+    uint16_t port = kImagePort;
+    std::vector<size_t> requests; // indices into g_requests, in time order
+    size_t nextToSend = 0;
+
+    // Client side.
+    Ptr<Socket> client;
+    bool opened = false;
+    bool established = false;
+    bool tlsDone = false;
+    bool busy = false;
+    bool aborted = false;
+    size_t current = 0;          // the request whose response is arriving
+    uint64_t consumed = 0;       // bytes read by the client
+    uint64_t streamTarget = 0;   // the byte count at which the current response ends
+    uint64_t cancelTarget = 0;   // for a 499, where object_bytes would end
+
+    // Server side.
+    Ptr<Socket> server;
+    bool serverGone = false;
+    bool tlsAnswered = false;
+    uint64_t serverRead = 0;     // bytes the server has read
+    uint64_t requestsRead = 0;   // whole requests the server has read
+    std::deque<size_t> sentOrder; // requests the client sent, oldest first (the request line)
+    uint64_t pendingWrite = 0;   // response bytes not yet handed to TCP
+};
+
+std::vector<Request> g_requests;
+std::vector<Conn> g_conns;
+std::map<uint16_t, size_t> g_connByClientPort;
+Network g_net;
+Ipv4Address g_serverAddress;
+Ptr<Node> g_clientNode;
+std::ofstream g_cwndTrace;
+
+void TrySend(size_t c);
+
+uint64_t
+ClientReceived(const Conn& conn)
+{
+    return conn.consumed + (conn.client ? conn.client->GetRxAvailable() : 0);
+}
+
+void
+ClientRecv(size_t c, Ptr<Socket> socket)
+{
+    Conn& conn = g_conns[c];
+    // Read all but one byte: a byte always left unread makes Close() send a RST (ns-3 resets
+    // a connection closed with unread data), so a cancel stops the server at once.
+    uint32_t available = socket->GetRxAvailable();
+    if (available > 1)
+    {
+        Ptr<Packet> p = socket->Recv(available - 1, 0);
+        conn.consumed += p ? p->GetSize() : 0;
+    }
+    uint64_t received = ClientReceived(conn);
+    if (g_net.tls && !conn.tlsDone && received >= kServerTlsFlightBytes)
+    {
+        conn.tlsDone = true;
+        TrySend(c);
+        return;
+    }
+    if (!conn.busy)
+    {
+        return;
+    }
+    Request& r = g_requests[conn.current];
+    if (r.status == 499 && received >= conn.cancelTarget && !r.done)
+    {
+        // ns-3 delivered the whole object before the cancel: record when, stay busy until
+        // the cancel closes the connection.
+        r.done = true;
+        r.doneAt = Simulator::Now();
+    }
+    if (r.status != 499 && received >= conn.streamTarget)
+    {
+        r.done = true;
+        r.doneAt = Simulator::Now();
+        conn.busy = false;
+        TrySend(c);
+    }
+}
+
+void
+SendOnClient(Conn& conn, uint64_t bytes)
+{
+    int sent = conn.client->Send(Create<Packet>(static_cast<uint32_t>(bytes)));
+    if (sent != static_cast<int>(bytes))
+    {
+        Fail("internal: the client's socket refused a request");
+    }
+}
+
+// Sends the connection's next request if the connection is ready and idle and the request's
+// time has come.
+void
+TrySend(size_t c)
+{
+    Conn& conn = g_conns[c];
+    if (conn.aborted || !conn.established || conn.busy || (g_net.tls && !conn.tlsDone))
+    {
+        return;
+    }
+    while (conn.nextToSend < conn.requests.size())
+    {
+        Request& r = g_requests[conn.requests[conn.nextToSend]];
+        if (r.skipped)
+        {
+            ++conn.nextToSend;
+            continue;
+        }
+        if (!r.arrived)
+        {
+            return;
+        }
+        ++conn.nextToSend;
+        if (!r.sent) // a new connection's first request was "sent" when the handshake began
+        {
+            r.sent = true;
+            r.sentAt = Simulator::Now();
+        }
+        conn.busy = true;
+        conn.current = conn.requests[conn.nextToSend - 1];
+        conn.streamTarget += r.responseBytes;
+        conn.cancelTarget = conn.streamTarget;
+        conn.sentOrder.push_back(conn.current);
+        SendOnClient(conn, kRequestBytes);
+        return;
+    }
+}
+
+void
+ConnectSucceeded(size_t c, Ptr<Socket>)
+{
+    Conn& conn = g_conns[c];
+    conn.established = true;
+    if (g_net.tls)
+    {
+        SendOnClient(conn, kClientHelloBytes);
+    }
+    else
+    {
+        TrySend(c);
+    }
+}
+
+void
+ConnectFailed(size_t c, Ptr<Socket>)
+{
+    g_conns[c].aborted = true; // its requests never complete
+}
+
+void
+Open(size_t c)
+{
+    Conn& conn = g_conns[c];
+    conn.opened = true;
+    conn.client = Socket::CreateSocket(g_clientNode, TcpSocketFactory::GetTypeId());
+    conn.client->Bind();
+    Address local;
+    conn.client->GetSockName(local);
+    uint16_t port = InetSocketAddress::ConvertFrom(local).GetPort();
+    if (g_connByClientPort.count(port))
+    {
+        Fail("internal: ephemeral port reused (more than 16,000 connections)");
+    }
+    g_connByClientPort[port] = c;
+    conn.client->SetConnectCallback(MakeBoundCallback(&ConnectSucceeded, c),
+                                    MakeBoundCallback(&ConnectFailed, c));
+    conn.client->SetRecvCallback(MakeBoundCallback(&ClientRecv, c));
+    conn.client->Connect(InetSocketAddress(g_serverAddress, conn.port));
+    conn.streamTarget = g_net.tls ? kServerTlsFlightBytes : 0;
+}
+
+void
+RequestTime(size_t i)
+{
+    Request& r = g_requests[i];
+    r.arrived = true;
+    Conn& conn = g_conns[r.conn];
+    if (!conn.opened)
+    {
+        r.sent = true; // measured from here: the handshake is part of its duration
+        r.sentAt = Simulator::Now();
+        Open(r.conn);
+        return;
+    }
+    TrySend(r.conn);
+}
+
+// The client cancels a download (a 499 row) at time_ms + duration_ms.
+void
+Cancel(size_t i)
+{
+    Request& r = g_requests[i];
+    Conn& conn = g_conns[r.conn];
+    if (conn.aborted)
+    {
+        return;
+    }
+    if (!r.sent)
+    {
+        r.skipped = true; // still queued behind a slower response in ns-3: never sent
+        return;
+    }
+    conn.aborted = true;
+    conn.busy = false;
+    if (conn.client)
+    {
+        conn.client->Close(); // a RST when a byte is unread (always, once data has arrived)
+    }
+}
+
+// --- server ---
+
+void ServerFlush(size_t c, Ptr<Socket> socket, uint32_t);
+
+void
+StartResponse(size_t c, size_t i)
+{
+    Conn& conn = g_conns[c];
+    if (conn.serverGone)
+    {
+        return;
+    }
+    conn.pendingWrite += g_requests[i].responseBytes;
+    ServerFlush(c, conn.server, 0);
+}
+
+void
+ServerFlush(size_t c, Ptr<Socket> socket, uint32_t)
+{
+    Conn& conn = g_conns[c];
+    while (!conn.serverGone && conn.pendingWrite > 0)
+    {
+        uint32_t room = socket->GetTxAvailable();
+        if (room == 0)
+        {
+            return; // the send callback calls again when TCP frees room
+        }
+        uint32_t chunk = static_cast<uint32_t>(
+            std::min<uint64_t>({conn.pendingWrite, room, uint64_t{1} << 20}));
+        int sent = socket->Send(Create<Packet>(chunk));
+        if (sent <= 0)
+        {
+            return;
+        }
+        conn.pendingWrite -= static_cast<uint64_t>(sent);
+    }
+}
+
+void
+ServerRecv(size_t c, Ptr<Socket> socket)
+{
+    Conn& conn = g_conns[c];
+    while (Ptr<Packet> p = socket->Recv())
+    {
+        if (p->GetSize() == 0)
+        {
+            break;
+        }
+        conn.serverRead += p->GetSize();
+    }
+    uint64_t hello = g_net.tls ? kClientHelloBytes : 0;
+    if (g_net.tls && !conn.tlsAnswered && conn.serverRead >= hello)
+    {
+        conn.tlsAnswered = true;
+        conn.pendingWrite += kServerTlsFlightBytes;
+        ServerFlush(c, socket, 0);
+    }
+    while (conn.serverRead >= hello + (conn.requestsRead + 1) * kRequestBytes)
+    {
+        ++conn.requestsRead;
+        if (conn.sentOrder.empty())
+        {
+            Fail("internal: the server read a request the client did not send");
+        }
+        size_t i = conn.sentOrder.front();
+        conn.sentOrder.pop_front();
+        Simulator::Schedule(MicroSeconds(g_requests[i].thinkUs), &StartResponse, c, i);
+    }
+}
+
+void
+ServerClosed(size_t c, Ptr<Socket>)
+{
+    g_conns[c].serverGone = true;
+    g_conns[c].pendingWrite = 0;
+}
+
+void
+WindowChanged(size_t c, const char* what, uint32_t, uint32_t bytes)
+{
+    g_cwndTrace << std::fixed << std::setprecision(6) << Simulator::Now().GetSeconds() << ","
+                << g_conns[c].logged << "," << what << "," << bytes << "\n";
+}
+
+bool
+AcceptRequest(Ptr<Socket>, const Address&)
+{
+    return true;
+}
+
+void
+Accepted(Ptr<Socket> socket, const Address& from)
+{
+    uint16_t port = InetSocketAddress::ConvertFrom(from).GetPort();
+    auto it = g_connByClientPort.find(port);
+    if (it == g_connByClientPort.end())
+    {
+        Fail("internal: the server accepted a connection from an unknown port");
+    }
+    size_t c = it->second;
+    Conn& conn = g_conns[c];
+    conn.server = socket;
+    socket->SetRecvCallback(MakeBoundCallback(&ServerRecv, c));
+    socket->SetSendCallback(MakeBoundCallback(&ServerFlush, c));
+    socket->SetCloseCallbacks(MakeBoundCallback(&ServerClosed, c),
+                              MakeBoundCallback(&ServerClosed, c));
+    if (g_cwndTrace.is_open())
+    {
+        socket->TraceConnectWithoutContext("CongestionWindow",
+                                           MakeBoundCallback(&WindowChanged, c, "cwnd"));
+        socket->TraceConnectWithoutContext("SlowStartThreshold",
+                                           MakeBoundCallback(&WindowChanged, c, "ssthresh"));
+    }
+}
+
+// --- counters ---
+
+uint64_t g_bottleneckDrops = 0;  // the router's queue toward the client was full
+uint64_t g_uplinkQueueDrops = 0; // the client's queue toward the router was full
+uint64_t g_otherDrops = 0;       // any other queue (should stay 0)
+uint64_t g_downLossDrops = 0;
+uint64_t g_upLossDrops = 0;
+uint64_t g_downPackets = 0;
+
+void
+CountDrop(uint64_t* counter, Ptr<const Packet>)
+{
+    ++*counter;
+}
+
+std::string
+Millis(int64_t micros)
+{
+    char buffer[32];
+    std::snprintf(buffer,
+                  sizeof buffer,
+                  "%lld.%03lld",
+                  static_cast<long long>(micros / 1000),
+                  static_cast<long long>(micros % 1000));
+    return buffer;
+}
+
+std::string
+MillisOfTime(Time t)
+{
+    int64_t ns = t.GetNanoSeconds();
+    int64_t micros = (ns + 500) / 1000; // rounded to the microsecond
+    return Millis(micros);
+}
+
+void
+Usage()
+{
+    std::fprintf(stderr,
+                 "usage: replay --log LOG.csv --network NET.json [--seed N] [--horizon-s S] "
+                 "[--out FILE] [--cwnd-trace FILE]\n");
+    std::exit(2);
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string logPath;
+    std::string networkPath;
+    std::string outPath;
+    std::string cwndPath;
+    uint64_t seed = 1;
+    double horizonS = 120;
+    for (int a = 1; a < argc; ++a)
+    {
+        std::string arg = argv[a];
+        auto value = [&]() -> std::string {
+            if (a + 1 >= argc)
+            {
+                Fail(arg + " needs a value");
+            }
+            return argv[++a];
+        };
+        if (arg == "--log")
+        {
+            logPath = value();
+        }
+        else if (arg == "--network")
+        {
+            networkPath = value();
+        }
+        else if (arg == "--out")
+        {
+            outPath = value();
+        }
+        else if (arg == "--cwnd-trace")
+        {
+            cwndPath = value();
+        }
+        else if (arg == "--seed")
+        {
+            std::string v = value();
+            if (!ParseWhole(v, 1, 1ULL << 62, seed))
+            {
+                Fail("--seed: expected a whole number from 1, found \"" + v + "\"");
+            }
+        }
+        else if (arg == "--horizon-s")
+        {
+            std::string v = value();
+            char* end = nullptr;
+            horizonS = std::strtod(v.c_str(), &end);
+            if (*end != '\0' || !(horizonS >= 0 && horizonS <= 1e6))
+            {
+                Fail("--horizon-s: expected seconds, found \"" + v + "\"");
+            }
+        }
+        else if (arg == "--help" || arg == "-h")
+        {
+            Usage();
+        }
+        else
+        {
+            Fail("unknown argument \"" + arg + "\"");
+        }
+    }
+    if (logPath.empty() || networkPath.empty())
+    {
+        Usage();
+    }
+    auto wallStart = std::chrono::steady_clock::now();
+
+    g_net = ReadNetwork(networkPath);
+    Log log = ReadLog(logPath);
+    g_requests = std::move(log.requests);
+    if (g_net.slowStartAfterIdle)
+    {
+        Warn(networkPath + ": slowStartAfterIdle is true: ns-3 cannot reproduce it (its TCP "
+                           "never restarts slow start after idle)");
+    }
+    if (g_net.http != "1.1")
+    {
+        Warn(networkPath + ": http \"" + g_net.http +
+             "\": ns-3 replays HTTP/1.1 (one response at a time per connection)");
+    }
+
+    // Connections: the log's numbers, split where a row opens a connection again.
+    {
+        std::map<long, size_t> live; // logged number -> current internal connection
+        std::vector<size_t> order(g_requests.size());
+        for (size_t i = 0; i < order.size(); ++i)
+        {
+            order[i] = i;
+        }
+        std::stable_sort(order.begin(), order.end(), [](size_t a, size_t b) {
+            return g_requests[a].timeUs < g_requests[b].timeUs;
+        });
+        std::map<long, bool> closedByCancel;
+        size_t reopened = 0;
+        size_t orphans = 0;
+        for (size_t i : order)
+        {
+            Request& r = g_requests[i];
+            auto it = live.find(r.connection);
+            bool open;
+            if (log.oldFormat)
+            {
+                open = it == live.end() || closedByCancel[r.connection];
+                r.newConnection = open;
+            }
+            else
+            {
+                bool gone = it == live.end() || closedByCancel[r.connection];
+                open = r.newConnection || gone;
+                if (r.newConnection && it != live.end())
+                {
+                    ++reopened;
+                }
+                if (!r.newConnection && gone)
+                {
+                    ++orphans;
+                }
+            }
+            if (open)
+            {
+                Conn conn;
+                conn.logged = r.connection;
+                conn.port = r.kind == "api" ? kApiPort : kImagePort;
+                g_conns.push_back(conn);
+                live[r.connection] = g_conns.size() - 1;
+                closedByCancel[r.connection] = false;
+            }
+            r.conn = live[r.connection];
+            g_conns[r.conn].requests.push_back(i);
+            if (r.status == 499)
+            {
+                closedByCancel[r.connection] = true;
+            }
+        }
+        if (reopened)
+        {
+            Warn(logPath + ": " + std::to_string(reopened) +
+                 " rows open a connection number already opened: replayed as new connections");
+        }
+        if (orphans)
+        {
+            Warn(logPath + ": " + std::to_string(orphans) +
+                 " rows reuse a connection no earlier row opened (or one a cancel closed): "
+                                 "each opens it");
+        }
+    }
+
+    // --- ns-3 configuration (README: every setting and why) ---
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(seed);
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpCubic::GetTypeId()));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(g_net.mss));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(g_net.initialWindow));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(kSocketBufferBytes));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(kSocketBufferBytes));
+    Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(Seconds(1)));  // Linux: 1 s
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200))); // Linux
+    // A receiver's delayed ACK waits at most 40 ms, Linux's minimum (ns-3's default, 200 ms,
+    // is longer than the sender's 200 ms minimum RTO: an odd last segment's ACK then comes
+    // after a spurious timeout that collapses the window to one segment).
+    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(40)));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
+    Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(true));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
+
+    NodeContainer nodes;
+    nodes.Create(3);
+    Ptr<Node> server = nodes.Get(0);
+    Ptr<Node> router = nodes.Get(1);
+    g_clientNode = nodes.Get(2);
+
+    // Every device's MTU fits a full segment: the MSS, 12 bytes of timestamps, 40 of headers
+    // (1,500 for the usual 1,448), so nothing is fragmented.
+    UintegerValue mtu(g_net.mss + 52);
+    PointToPointHelper fast;
+    fast.SetDeviceAttribute("DataRate", StringValue(kFastRate));
+    fast.SetDeviceAttribute("Mtu", mtu);
+    fast.SetChannelAttribute("Delay", TimeValue(Seconds(0)));
+    fast.SetQueue("ns3::DropTailQueue<Packet>",
+                  "MaxSize",
+                  QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, kFastQueuePackets)));
+    NetDeviceContainer fastDevices = fast.Install(server, router);
+
+    // One delay for both directions: every duration is measured at the client from something
+    // the client sent, so only the round trip matters.
+    double oneWayMs = (g_net.downDelayMs + g_net.upDelayMs) / 2;
+    PointToPointHelper bottleneck;
+    bottleneck.SetDeviceAttribute("DataRate", DataRateValue(DataRate(g_net.downBps)));
+    bottleneck.SetDeviceAttribute("Mtu", mtu);
+    bottleneck.SetChannelAttribute(
+        "Delay",
+        TimeValue(NanoSeconds(static_cast<int64_t>(std::llround(oneWayMs * 1e6)))));
+    bottleneck.SetQueue("ns3::DropTailQueue<Packet>",
+                        "MaxSize",
+                        QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, g_net.bufferPackets)));
+    NetDeviceContainer edge = bottleneck.Install(router, g_clientNode);
+    auto routerDown = DynamicCast<PointToPointNetDevice>(edge.Get(0));
+    auto clientUp = DynamicCast<PointToPointNetDevice>(edge.Get(1));
+    routerDown->SetDataRate(DataRate(g_net.downBps));
+    clientUp->SetDataRate(DataRate(g_net.upBps));
+
+    InternetStackHelper stack;
+    stack.Install(nodes);
+    Ipv4AddressHelper addresses;
+    addresses.SetBase("10.0.0.0", "255.255.255.252");
+    Ipv4InterfaceContainer fastIfaces = addresses.Assign(fastDevices);
+    addresses.SetBase("10.0.1.0", "255.255.255.252");
+    addresses.Assign(edge);
+    g_serverAddress = fastIfaces.GetAddress(0);
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+
+    // Ipv4AddressHelper::Assign installed ns-3's default queue disc (FqCoDel) on every device:
+    // remove it, so the devices' drop-tail queues are the only buffers.
+    TrafficControlHelper tch;
+    tch.Uninstall(fastDevices);
+    tch.Uninstall(edge);
+    for (uint32_t n = 0; n < nodes.GetN(); ++n)
+    {
+        Ptr<TrafficControlLayer> tc = nodes.Get(n)->GetObject<TrafficControlLayer>();
+        for (uint32_t d = 0; d < nodes.Get(n)->GetNDevices(); ++d)
+        {
+            if (tc->GetRootQueueDiscOnDevice(nodes.Get(n)->GetDevice(d)))
+            {
+                Fail("internal: a queue disc is still installed");
+            }
+        }
+    }
+
+    // Random loss, on receipt: downlink at the client, uplink at the router.
+    uint64_t streams = 0;
+    if (g_net.loss > 0)
+    {
+        auto em = CreateObject<RateErrorModel>();
+        em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+        em->SetRate(g_net.loss);
+        em->AssignStreams(static_cast<int64_t>(streams++));
+        clientUp->SetReceiveErrorModel(em);
+    }
+    if (g_net.upLoss > 0)
+    {
+        auto em = CreateObject<RateErrorModel>();
+        em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
+        em->SetRate(g_net.upLoss);
+        em->AssignStreams(static_cast<int64_t>(streams++));
+        routerDown->SetReceiveErrorModel(em);
+    }
+
+    // Counters: every place a packet can be dropped.
+    auto hook = [](Ptr<Object> object, const char* source, uint64_t* counter) {
+        if (!object->TraceConnectWithoutContext(source, MakeBoundCallback(&CountDrop, counter)))
+        {
+            Fail(std::string("internal: no trace source ") + source);
+        }
+    };
+    hook(routerDown->GetQueue(), "Drop", &g_bottleneckDrops);
+    hook(clientUp->GetQueue(), "Drop", &g_uplinkQueueDrops);
+    for (uint32_t d = 0; d < 2; ++d)
+    {
+        hook(DynamicCast<PointToPointNetDevice>(fastDevices.Get(d))->GetQueue(),
+             "Drop",
+             &g_otherDrops);
+    }
+    // With no queue disc, the traffic-control layer drops a packet when the device's queue is
+    // stopped (full) instead of handing it over ("TcDrop"): that is the same drop-tail buffer.
+    hook(router->GetObject<TrafficControlLayer>(), "TcDrop", &g_bottleneckDrops);
+    hook(g_clientNode->GetObject<TrafficControlLayer>(), "TcDrop", &g_uplinkQueueDrops);
+    hook(server->GetObject<TrafficControlLayer>(), "TcDrop", &g_otherDrops);
+    hook(clientUp, "PhyRxDrop", &g_downLossDrops);
+    hook(routerDown, "PhyRxDrop", &g_upLossDrops);
+    hook(clientUp, "MacRx", &g_downPackets);
+
+    // The server: both hosts on one node.
+    for (uint16_t port : {kImagePort, kApiPort})
+    {
+        Ptr<Socket> listener = Socket::CreateSocket(server, TcpSocketFactory::GetTypeId());
+        listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
+        listener->Listen();
+        listener->SetAcceptCallback(MakeCallback(&AcceptRequest), MakeCallback(&Accepted));
+    }
+
+    if (!cwndPath.empty())
+    {
+        g_cwndTrace.open(cwndPath);
+        if (!g_cwndTrace)
+        {
+            Fail(cwndPath + ": cannot write the file");
+        }
+        g_cwndTrace << "time_s,connection,what,bytes\n";
+    }
+
+    // Requests sent at the same instant go out in the order FeedBench sent them: the log lists
+    // rows in order of completion, and the model numbers connections in the order it opened
+    // them, so ties are broken by connection number.
+    std::vector<size_t> sendOrder(g_requests.size());
+    for (size_t i = 0; i < sendOrder.size(); ++i)
+    {
+        sendOrder[i] = i;
+    }
+    std::stable_sort(sendOrder.begin(), sendOrder.end(), [](size_t a, size_t b) {
+        const Request& x = g_requests[a];
+        const Request& y = g_requests[b];
+        return x.timeUs != y.timeUs ? x.timeUs < y.timeUs : x.connection < y.connection;
+    });
+    int64_t endUs = 0;
+    for (size_t i : sendOrder)
+    {
+        const Request& r = g_requests[i];
+        Simulator::Schedule(MicroSeconds(r.timeUs), &RequestTime, i);
+        if (r.status == 499)
+        {
+            Simulator::Schedule(MicroSeconds(r.timeUs + r.modelUs), &Cancel, i);
+        }
+        endUs = std::max(endUs, r.timeUs + r.modelUs);
+    }
+    Time horizon = MicroSeconds(endUs) + Seconds(horizonS);
+    Simulator::Stop(horizon);
+    Simulator::Run();
+
+    std::ofstream file;
+    if (!outPath.empty())
+    {
+        file.open(outPath);
+        if (!file)
+        {
+            Fail(outPath + ": cannot write the file");
+        }
+    }
+    std::ostream& out = outPath.empty() ? std::cout : file;
+    out << "row,time_ms,kind,status,connection,new_connection,bytes,model_ms,ns3_ms,completed,"
+           "sent_ms\n";
+    size_t incomplete = 0;
+    for (const Request& r : g_requests)
+    {
+        bool done = r.done;
+        if (!done && r.status != 499)
+        {
+            ++incomplete;
+        }
+        out << r.row << "," << r.timeText << "," << r.kind << "," << r.status << ","
+            << r.connection << "," << (r.newConnection ? 1 : 0) << "," << r.bytes << ","
+            << r.modelText << "," << (done ? MillisOfTime(r.doneAt - MicroSeconds(r.timeUs)) : "")
+            << "," << (done ? 1 : 0) << "," << (r.sent ? MillisOfTime(r.sentAt) : "") << "\n";
+    }
+    out.flush();
+    Simulator::Destroy();
+
+    double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    std::fprintf(stderr,
+                 "info: %s seed %llu: %zu requests on %zu connections, %zu incomplete; "
+                 "%llu packets reached the client; drops: %llu bottleneck queue, %llu uplink "
+                 "queue, %llu other, %llu downlink loss, %llu uplink loss; %.2f s wall\n",
+                 g_net.name.c_str(),
+                 static_cast<unsigned long long>(seed),
+                 g_requests.size(),
+                 g_conns.size(),
+                 incomplete,
+                 static_cast<unsigned long long>(g_downPackets),
+                 static_cast<unsigned long long>(g_bottleneckDrops),
+                 static_cast<unsigned long long>(g_uplinkQueueDrops),
+                 static_cast<unsigned long long>(g_otherDrops),
+                 static_cast<unsigned long long>(g_downLossDrops),
+                 static_cast<unsigned long long>(g_upLossDrops),
+                 wall);
+    return 0;
+}
