@@ -9,6 +9,7 @@ enum Parser: String, CaseIterable {
     case keyTrace = "key-trace"
     case scrollTrace = "scroll-trace"
     case profile
+    case network
     case results
     case har
 
@@ -46,6 +47,11 @@ enum Parser: String, CaseIterable {
             let written = try JSONEncoder().encode(profile)
             let reread = try DeviceProfile(json: Array(written), source: "written")
             precondition(reread == profile)
+        case .network:
+            // What is accepted writes back as a network file that reads back equal.
+            let network = try NetworkFile.network(json: Data(bytes), source: "fuzz")
+            let reread = try NetworkFile.network(json: Data(NetworkFile.json(network).utf8), source: "written")
+            precondition(reread == network)
         case .results:
             let table = try CSVTable(parsing: bytes, source: "fuzz")
             // Every table writes back (CSVText quoting) as one that reads back equal. A record

@@ -118,9 +118,14 @@ public struct ServeConditions: Sendable, Hashable {
             return String(cString: number.objCType) == "c"
         }
 
+        /// A finite number, read from its decimal text when Foundation kept one (a long
+        /// fraction parses as a decimal, whose `doubleValue` is not always the nearest double:
+        /// a network file then would not read back as it was written).
         func number(_ value: Any, at path: String) throws -> Double {
-            guard let number = value as? NSNumber, !Self.isBoolean(value), number.doubleValue.isFinite else { throw fail(path, "expected a number") }
-            return number.doubleValue
+            guard let number = value as? NSNumber, !Self.isBoolean(value) else { throw fail(path, "expected a number") }
+            let double = Double(number.stringValue) ?? number.doubleValue
+            guard double.isFinite else { throw fail(path, "expected a number") }
+            return double
         }
 
         func bool(_ value: Any, at path: String) throws -> Bool {
