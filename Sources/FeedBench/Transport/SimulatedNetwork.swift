@@ -87,23 +87,28 @@ final class SimulatedNetwork {
         var wake: Int64 = .max
         var think: Int64
         var responseBytes: Double
-        // The transfer under way (server flight or response), in payload bytes unless `Wire`.
+        /// The transfer under way (the server's TLS flight, then the response).
+        var transfer = Transfer()
+        /// Payload bytes of the response that have left the buffer.
+        var received = 0.0
+        var requestedAt: Int64
+    }
+
+    /// An exchange's transfer a round at a time, in payload bytes unless `Wire`.
+    struct Transfer {
         var unsent = 0.0
         var queuedWire = 0.0
         /// The buffer's chunks of this exchange: none left means nothing of it is queued.
         var queuedChunks = 0
         var roundBytes = 0.0
-        /// Whether the transfer's rounds are clocked by acknowledgements yet (after its first).
+        var roundStartedAt: Int64 = 0
+        /// Whether the rounds are clocked by acknowledgements yet (after the first).
         var clocked = false
         /// Whether this round carries fast retransmit's retransmissions: losing one of them
         /// waits for the timeout (no RACK in the reference; Linux would often do better).
         var recovering = false
         var nextRound: Int64 = .max
         var pendingLoss = PendingLoss.none
-        /// Payload bytes of the response that have left the buffer.
-        var received = 0.0
-        var requestedAt: Int64
-        var roundStartedAt: Int64 = 0
     }
 
     /// How the last round's loss is repaired when the next round starts.
@@ -192,11 +197,11 @@ final class SimulatedNetwork {
         let exchange = exchanges[index]
         connections[exchange.connection].close()
         let received = exchange.stage == .responding || exchange.stage == .delivering ? exchange.received : 0
-        if exchange.queuedChunks > 0 && (exchange.stage == .responding || exchange.stage == .serverFlight) {
+        if exchange.transfer.queuedChunks > 0 && (exchange.stage == .responding || exchange.stage == .serverFlight) {
             exchanges[index].payload = .discarded
-            exchanges[index].unsent = 0
-            exchanges[index].nextRound = .max
-            exchanges[index].pendingLoss = .none
+            exchanges[index].transfer.unsent = 0
+            exchanges[index].transfer.nextRound = .max
+            exchanges[index].transfer.pendingLoss = .none
         } else {
             exchanges.remove(at: index)
         }
@@ -233,7 +238,7 @@ final class SimulatedNetwork {
 
     /// When the network next needs to look at itself, if ever. O(exchanges).
     func nextTime() -> Int64? {
-        let next = min(nextDeparture() ?? .max, exchanges.reduce(Int64.max) { min($0, $1.wake, $1.nextRound) })
+        let next = min(nextDeparture() ?? .max, exchanges.reduce(Int64.max) { min($0, $1.wake, $1.transfer.nextRound) })
         return next == .max ? nil : next
     }
 
@@ -312,8 +317,6 @@ final class SimulatedNetwork {
 
     // MARK: The bottleneck
 
-    private var totalQueuedWire: Double { bufferedWire }
-
     /// How long a byte arriving now waits in the buffer (FIFO). O(1).
     private func queueDelay() -> Int64 { Int64(bufferedWire / downlinkWirePerNanosecond) }
 
@@ -338,12 +341,12 @@ final class SimulatedNetwork {
             if let i { exchanges[i].received += served / wirePerPayload }
             if left > 0 {
                 buffer[buffer.startIndex].wire = left
-                if let i { exchanges[i].queuedWire = max(0, exchanges[i].queuedWire - served) }
+                if let i { exchanges[i].transfer.queuedWire = max(0, exchanges[i].transfer.queuedWire - served) }
             } else {
                 buffer.removeFirst()
                 if let i {
-                    exchanges[i].queuedChunks -= 1
-                    exchanges[i].queuedWire = exchanges[i].queuedChunks == 0 ? 0 : max(0, exchanges[i].queuedWire - served)
+                    exchanges[i].transfer.queuedChunks -= 1
+                    exchanges[i].transfer.queuedWire = exchanges[i].transfer.queuedChunks == 0 ? 0 : max(0, exchanges[i].transfer.queuedWire - served)
                 }
             }
         }
@@ -362,7 +365,7 @@ final class SimulatedNetwork {
             let departure = nextDeparture() ?? .max
             var wake = Int64.max, who = -1
             for i in exchanges.indices {
-                let t = min(exchanges[i].wake, exchanges[i].nextRound)
+                let t = min(exchanges[i].wake, exchanges[i].transfer.nextRound)
                 if t < wake { (wake, who) = (t, i) }
             }
             let next = min(departure, wake)
@@ -382,13 +385,13 @@ final class SimulatedNetwork {
     private func emptied(at now: Int64) {
         var i = 0
         while i < exchanges.count {
-            if exchanges[i].queuedChunks == 0 && exchanges[i].unsent == 0 && exchanges[i].pendingLoss == .none
+            if exchanges[i].transfer.queuedChunks == 0 && exchanges[i].transfer.unsent == 0 && exchanges[i].transfer.pendingLoss == .none
                 && (exchanges[i].stage == .responding || exchanges[i].stage == .serverFlight) {
                 if exchanges[i].payload == .discarded {
                     exchanges.remove(at: i)
                     continue
                 }
-                exchanges[i].nextRound = .max
+                exchanges[i].transfer.nextRound = .max
                 exchanges[i].wake = now + network.oneWayDelay.lowerBound
                 exchanges[i].stage = exchanges[i].stage == .serverFlight ? .flightArriving : .delivering
             }
@@ -398,7 +401,7 @@ final class SimulatedNetwork {
 
     /// The exchange `i`'s next stage change or round, at `now`.
     private func step(_ i: Int, at now: Int64) {
-        if exchanges[i].nextRound <= exchanges[i].wake {
+        if exchanges[i].transfer.nextRound <= exchanges[i].wake {
             round(i, at: now)
             return
         }
@@ -446,11 +449,11 @@ final class SimulatedNetwork {
     }
 
     private func startTransfer(_ i: Int, bytes: Double, at now: Int64) {
-        exchanges[i].unsent = bytes
+        exchanges[i].transfer.unsent = bytes
         exchanges[i].received = 0
-        exchanges[i].roundBytes = 0
-        exchanges[i].clocked = false
-        exchanges[i].pendingLoss = .none
+        exchanges[i].transfer.roundBytes = 0
+        exchanges[i].transfer.clocked = false
+        exchanges[i].transfer.pendingLoss = .none
         release(i, at: now)
     }
 
@@ -458,11 +461,11 @@ final class SimulatedNetwork {
     /// the next round's bytes are released.
     private func round(_ i: Int, at now: Int64) {
         let c = exchanges[i].connection
-        let roundTrip = now - exchanges[i].roundStartedAt
-        switch exchanges[i].pendingLoss {
+        let roundTrip = now - exchanges[i].transfer.roundStartedAt
+        switch exchanges[i].transfer.pendingLoss {
         case .none:
             connections[c].window.sample(roundTrip: roundTrip)
-            connections[c].window.roundAcknowledged(bytes: exchanges[i].roundBytes, waiting: exchanges[i].unsent, at: now, roundTrip: roundTrip)
+            connections[c].window.roundAcknowledged(bytes: exchanges[i].transfer.roundBytes, waiting: exchanges[i].transfer.unsent, at: now, roundTrip: roundTrip)
         case .fastRecovery:
             connections[c].window.sample(roundTrip: roundTrip)
             connections[c].window.fastRecovery(at: now)
@@ -472,8 +475,8 @@ final class SimulatedNetwork {
             connections[c].window.fastRecovery(at: now)
             connections[c].window.timedOut(at: now)
         }
-        exchanges[i].recovering = exchanges[i].pendingLoss == .fastRecovery
-        exchanges[i].pendingLoss = .none
+        exchanges[i].transfer.recovering = exchanges[i].transfer.pendingLoss == .fastRecovery
+        exchanges[i].transfer.pendingLoss = .none
         release(i, at: now)
     }
 
@@ -481,34 +484,34 @@ final class SimulatedNetwork {
     /// losing what overflows it and what random loss strikes, and sets its next round.
     private func release(_ i: Int, at now: Int64) {
         let window = connections[exchanges[i].connection].window
-        let queuedBefore = totalQueuedWire
-        let othersQueued = queuedBefore - exchanges[i].queuedWire
+        let queuedBefore = bufferedWire
+        let othersQueued = queuedBefore - exchanges[i].transfer.queuedWire
         // The bytes still in the buffer hold the window; those that have left it are
         // acknowledged during the round now starting, freeing the window as the round goes.
-        let bytes = min(exchanges[i].unsent, max(0, window.window - exchanges[i].queuedWire / wirePerPayload))
+        let bytes = min(exchanges[i].transfer.unsent, max(0, window.window - exchanges[i].transfer.queuedWire / wirePerPayload))
         // A transfer's first round is a burst: the server sends its window at once.
-        let first = !exchanges[i].clocked
-        exchanges[i].clocked = true
-        exchanges[i].roundStartedAt = now
-        exchanges[i].roundBytes = bytes
+        let first = !exchanges[i].transfer.clocked
+        exchanges[i].transfer.clocked = true
+        exchanges[i].transfer.roundStartedAt = now
+        exchanges[i].transfer.roundBytes = bytes
         let roundTrip = network.baseRoundTrip + Int64(queuedBefore / downlinkWirePerNanosecond)
         guard bytes > 0 else {
-            exchanges[i].nextRound = exchanges[i].unsent > 0 ? now + roundTrip : .max
+            exchanges[i].transfer.nextRound = exchanges[i].transfer.unsent > 0 ? now + roundTrip : .max
             return
         }
         let loss = roundLoss(bytes: bytes, burst: first, slowStart: window.inSlowStart, queuedBefore: queuedBefore)
         let wire = bytes * wirePerPayload
         let lost = loss.wire / wirePerPayload
-        exchanges[i].unsent -= bytes - lost
-        exchanges[i].queuedWire += wire - loss.wire
+        exchanges[i].transfer.unsent -= bytes - lost
+        exchanges[i].transfer.queuedWire += wire - loss.wire
         if wire - loss.wire > 0 {
             buffer.append(Chunk(exchange: exchanges[i].id, wire: wire - loss.wire))
-            exchanges[i].queuedChunks += 1
+            exchanges[i].transfer.queuedChunks += 1
             bufferedWire += wire - loss.wire
         }
-        exchanges[i].roundBytes = bytes - lost
+        exchanges[i].transfer.roundBytes = bytes - lost
         guard lost > 0 else {
-            exchanges[i].nextRound = exchanges[i].unsent > 0 ? now + roundTrip : .max
+            exchanges[i].transfer.nextRound = exchanges[i].transfer.unsent > 0 ? now + roundTrip : .max
             return
         }
         // Three packets sent after the first loss bring fast retransmit: those of this round
@@ -516,18 +519,18 @@ final class SimulatedNetwork {
         // as survived, in slow start) if there is any left to send.
         let segment = Double(network.maxSegmentBytes)
         let survivors = loss.packets - Int((lost / segment).rounded(.up))
-        let newData = min(Int((exchanges[i].unsent - lost) / segment), window.inSlowStart ? survivors : survivors / 8)
+        let newData = min(Int((exchanges[i].transfer.unsent - lost) / segment), window.inSlowStart ? survivors : survivors / 8)
         let after = (loss.tailDrop ? 0 : loss.packets - 1 - loss.first) + max(0, newData)
         // Retransmissions find room in a buffer this response had to itself; behind other
         // responses' data they are lost too when the round lost several packets.
         let crowded = othersQueued > 0 && loss.lostPackets > Self.repairablePackets
-        if after >= 3 && !exchanges[i].recovering && !crowded {
-            exchanges[i].pendingLoss = .fastRecovery
-            exchanges[i].nextRound = now + roundTrip
+        if after >= 3 && !exchanges[i].transfer.recovering && !crowded {
+            exchanges[i].transfer.pendingLoss = .fastRecovery
+            exchanges[i].transfer.nextRound = now + roundTrip
         } else {
             // The timer runs from the last acknowledgement, a round trip after the round left.
-            exchanges[i].pendingLoss = after >= 3 ? .failedRecovery : .timeout
-            exchanges[i].nextRound = now + roundTrip + window.timeout
+            exchanges[i].transfer.pendingLoss = after >= 3 ? .failedRecovery : .timeout
+            exchanges[i].transfer.nextRound = now + roundTrip + window.timeout
         }
     }
 
@@ -600,7 +603,7 @@ final class SimulatedNetwork {
         let responding = exchange.stage == .responding
         if responding && exchange.received >= bytes { return lastUpdate + delay }
         let at = { (wire: Double) in self.lastUpdate + Int64((wire / self.downlinkWirePerNanosecond).rounded(.up)) }
-        let next = min(exchange.wake, exchange.nextRound)
+        let next = min(exchange.wake, exchange.transfer.nextRound)
         var departed = exchange.received
         var ahead = 0.0
         var lastQueued: Double?
