@@ -1,27 +1,21 @@
-/// The memory guard (DESIGN.md §1.8): tracked memory against the device's warning and jetsam
-/// limits.
+/// Memory: the app's tracked memory measured after every event and judged by the memory guard
+/// (DESIGN.md §1.8) — a warning clears the memory cache, jetsam kills the app.
 extension FeedApp {
     /// Tracked memory (DESIGN.md §1.8): memory-cache bytes, bitmaps of visible cells that the
     /// cache does not hold, download buffers. Above the warning threshold the memory cache is
     /// cleared (once per crossing); above the jetsam limit the app is killed.
     mutating func updateMemory(at now: Int64) throws {
-        guard !finished else { return }
-        let tracked = recordMemory(at: now)
-        let profile = configuration.profile
-        if tracked > profile.jetsamLimitBytes {
+        guard !launch.finished else { return }
+        switch memory.judge(recordMemory(at: now)) {
+        case .fine:
+            break
+        case .warning:
+            result.memoryWarnings += 1
+            pipeline.memoryCache.removeAll()
+            recordMemory(at: now)
+        case .jetsam:
             try kill()
             recordMemory(at: clock.now)
-            return
-        }
-        if tracked > profile.memoryWarningBytes, configuration.pipeline.respondsToMemoryWarnings {
-            if !warned {
-                warned = true
-                result.memoryWarnings += 1
-                pipeline.memoryCache.removeAll()
-                recordMemory(at: now)
-            }
-        } else {
-            warned = false
         }
     }
 
@@ -30,17 +24,12 @@ extension FeedApp {
     mutating func recordMemory(at now: Int64) -> Int64 {
         let parts = memoryParts()
         memory.record(parts.total, at: now)
-        if configuration.recordsTimeline { timeline.observe(parts) }
+        if recorders.recordsTimeline { recorders.observe(parts) }
         return parts.total
     }
 
     func memoryParts() -> MemoryParts {
-        var bitmaps: Int64 = 0
-        for index in visible {
-            if let cell = cells[index], cell.waitingSince == nil, !pipeline.memoryCache.contains(cell.url) {
-                bitmaps += cell.bitmapBytes
-            }
-        }
+        let bitmaps = viewport.ownedBitmapBytes { pipeline.memoryCache.contains($0) }
         return MemoryParts(memoryCache: pipeline.memoryCache.occupancy.bytes, bitmaps: bitmaps, inflight: pipeline.bytesInFlight)
     }
 

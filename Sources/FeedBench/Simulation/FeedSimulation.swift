@@ -31,14 +31,14 @@ public struct FeedSimulation {
 
     /// Whether to keep `displayLog` (off by default: it grows with the run).
     public var recordsDisplays: Bool {
-        get { app.recordsDisplays }
-        set { app.recordsDisplays = newValue }
+        get { app.recorders.recordsDisplays }
+        set { app.recorders.recordsDisplays = newValue }
     }
 
     /// Every display in order, when `recordsDisplays` is on.
-    public var displayLog: [DisplayRecord] { app.displayLog }
+    public var displayLog: [DisplayRecord] { app.recorders.displayLog }
 
     /// Seed 000's supply rule: images move from the prefetch buffer to the display list when
     /// fewer than this many remain ahead of the user.
-    static var moveBelow: Int { App.moveBelow }
+    static var moveBelow: Int { FeedSupply.moveBelow }
 }

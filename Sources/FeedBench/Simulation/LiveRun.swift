@@ -47,7 +47,7 @@ public struct LiveRun<Images: ImageTransport, Feed: FeedTransport> {
 
     /// How far the run is now.
     public var progress: LiveProgress {
-        LiveProgress(elapsed: app.clock.inbox.elapsed, duration: Int64(app.trace.offsets.count) * app.trace.frameInterval,
+        LiveProgress(elapsed: app.clock.inbox.elapsed, duration: app.viewport.traceDuration,
                      displays: app.result.displays, stalls: app.result.stalls.count, framesLate: app.clock.framesLate)
     }
 }

@@ -22,7 +22,7 @@ import Testing
                          feed: ScriptedFeedTransport = ScriptedFeedTransport(pages: ScriptedFeedTransport.pages(5), answerAfter: 50_000_000))
         throws -> (app: ScriptedApp, result: RunResult) {
         var app = try ScriptedApp(configuration, clock: RecordingClock()) { _ in (images, feed) }
-        app.recordsDisplays = true
+        app.recorders.recordsDisplays = true
         let result = try app.run()
         return (app, result)
     }
@@ -42,14 +42,14 @@ import Testing
         var app = try FeedApp(configuration, clock: RecordingClock()) { seed in
             try SimulatedTransports.make(configuration, seed: seed)
         }
-        app.recordsDisplays = true
+        app.recorders.recordsDisplays = true
         let result = try app.run()
         #expect(result == (try FeedSimulation.run(configuration)))
         let clock = app.clock
         #expect(clock.scheduled.allSatisfy { $0.for >= $0.at }, "nothing is scheduled in the past")
         #expect(clock.taken == clock.taken.sorted() && clock.taken.count > 600, "ten seconds of frames, at least")
         let taken = Set(clock.taken)
-        #expect(app.displayLog.allSatisfy { taken.contains($0.time) }, "every display happens at a time the clock gave")
+        #expect(app.recorders.displayLog.allSatisfy { taken.contains($0.time) }, "every display happens at a time the clock gave")
         #expect(clock.advances.count == 2, "the run's start, then the gap to the second launch")
         #expect(clock.advances.last! >= clock.taken.filter { $0 < clock.advances.last! }.max()! + configuration.gap)
     }
@@ -65,7 +65,7 @@ import Testing
         #expect(fast.cancelledRequests == images.cancelled.count)
         #expect(fast.apiRequests == soon.feed.calls.count && soon.feed.calls.count <= 6, "five pages, then a call never answered")
         let scripted = Set(ScriptedFeedTransport.pages(5).joined().map(\.url))
-        #expect(soon.displayLog.allSatisfy { scripted.contains($0.url) }, "only the scripted pages are shown")
+        #expect(soon.recorders.displayLog.allSatisfy { scripted.contains($0.url) }, "only the scripted pages are shown")
         #expect(slow.firstImageTimes[0] - fast.firstImageTimes[0] == 2 * Self.answer,
                 "the first image appears exactly as much later as the transport answers later")
         #expect(slow.stalls.waits.reduce(0) { $0 + UInt64($1) } > fast.stalls.waits.reduce(0) { $0 + UInt64($1) })
@@ -83,9 +83,9 @@ import Testing
         #expect(result.firstImageTimes.isEmpty && result.bytesDownloaded == 0 && app.pipeline.transport.answered.isEmpty)
         #expect(result.stalls.count == result.displays, "every cell waited until it left or the session ended")
         let end = app.clock.now
-        let stillWaiting = app.visible.compactMap { app.cells[$0]?.url }
+        let stillWaiting = app.viewport.visible.compactMap { app.viewport.cells[$0]?.url }
         #expect(!stillWaiting.isEmpty)
-        let lastShown = try #require(app.displayLog.last { $0.url == stillWaiting[0] })
+        let lastShown = try #require(app.recorders.displayLog.last { $0.url == stillWaiting[0] })
         #expect(result.stalls.waits.contains(UInt32((end - lastShown.time) / 1_000)), "the wait on screen lasted to the end")
     }
 

@@ -1,0 +1,115 @@
+/// Frames: the trace moves the viewport; cells entering the screen ask the pipeline for their
+/// images and wait for them (stalls), cells leaving it withdraw what they asked for, and the
+/// prefetcher's window follows.
+extension FeedApp {
+    mutating func frame(_ index: Int, at now: Int64) throws {
+        viewport.scroll(toFrame: index, itemCount: list.count, shown: launch.feedShown)
+        if !launch.feedShown && !launch.preloading.isEmpty && launch.preloading.allSatisfy({ pipeline.memoryCache.contains($0) }) {
+            launch.preloaded()
+        }
+        prefetcher.adapt(at: now, memoryLevel: memory.meter.current)
+
+        let change = viewport.updateVisible(itemCount: list.count, shown: launch.feedShown)
+        for index in change.left { leave(index, at: now) }
+        for index in change.entered { display(index, at: now) }
+        if supply.buffers { moveThroughBuffer() }
+        updatePrefetch(at: now)
+        refillIfLow(at: now)
+
+        if let next = viewport.frameAfter(index, launchStart: launch.start) {
+            clock.schedule(.frame(index: index + 1, launch: launch.index), at: next)
+        } else {
+            try endLaunch()
+        }
+    }
+
+    /// Item `index` comes on screen at `now`: it is counted as displayed and viewed, and its
+    /// cell shows the image at once (a memory hit) or waits for the pipeline.
+    mutating func display(_ index: Int, at now: Int64) {
+        let image = list[index]
+        result.displays += 1
+        launch.displayed(at: now)
+        if history.displayed(image.url, at: now) { result.reshownViewed += 1 }
+        list.displayed(index)
+        let bitmap = pipeline.decodedBytes(image)
+        let outcome = pipeline.requestDisplay(image, at: now, queue: &clock)
+        if supply.release(image.url), !prefetcher.holds(index) {
+            pipeline.stopPrefetch(image.url, at: now, queue: &clock)
+        }
+        recorders.display(image.url, at: now, outcome: outcome)
+        switch outcome {
+        case .memoryHit:
+            result.memoryHits += 1
+            result.displayLatency.recordNoWait()
+            viewport.show(index, url: image.url, waitingSince: nil, bitmapBytes: bitmap)
+            showedImage(at: now)
+        case .diskHit:
+            result.diskHits += 1
+            viewport.show(index, url: image.url, waitingSince: now, bitmapBytes: bitmap)
+        case .inflightHit:
+            result.inflightHits += 1
+            viewport.show(index, url: image.url, waitingSince: now, bitmapBytes: bitmap)
+        case .miss:
+            result.misses += 1
+            viewport.show(index, url: image.url, waitingSince: now, bitmapBytes: bitmap)
+        }
+        deliverImages(at: now)
+    }
+
+    /// A cell scrolled off: if it was still waiting, that wait was a stall cut short, and its
+    /// request is withdrawn (cancelled if nobody else holds it).
+    mutating func leave(_ index: Int, at now: Int64) {
+        guard let cell = viewport.hide(index) else { return }
+        if let since = cell.waitingSince {
+            recordStall(since: since, at: now)
+            pipeline.cancelDisplay(cell.url, at: now, queue: &clock)
+        } else if configuration.pipeline.releaseViewed {
+            pipeline.memoryCache.remove(cell.url)
+        }
+    }
+
+    /// Hands decoded images to the cells waiting for them, recording each wait as a stall.
+    mutating func deliverImages(at now: Int64) {
+        for url in pipeline.takeReady() {
+            guard let index = list.index(of: url), let since = viewport.stopWaiting(index) else { continue }
+            recordStall(since: since, at: now)
+            showedImage(at: now)
+        }
+        for url in pipeline.takeFailed() {
+            guard let index = list.index(of: url), let since = viewport.stopWaiting(index, failed: true) else { continue }
+            recordStall(since: since, at: now)
+        }
+    }
+
+    /// Records the wait of every visible cell still waiting for its image as a stall lasting
+    /// until `now`, and stops the wait (the launch is ending).
+    mutating func endWaits(at now: Int64) {
+        for index in viewport.visible {
+            guard let since = viewport.stopWaiting(index) else { continue }
+            recordStall(since: since, at: now)
+        }
+    }
+
+    mutating func showedImage(at now: Int64) {
+        if let time = launch.showedImage(at: now) { result.firstImageTimes.append(time) }
+    }
+
+    mutating func recordStall(since: Int64, at now: Int64) {
+        result.stalls.record(nanoseconds: now - since)
+        result.displayLatency.record(nanoseconds: now - since)
+        launch.stalled()
+        prefetcher.noteStall()
+    }
+
+    /// Moves the prefetch window: items that left it are released, in the old window's order,
+    /// then items that entered it are prefetched, nearest first, as one batch.
+    mutating func updatePrefetch(at now: Int64) {
+        if let change = prefetcher.move(visible: viewport.visible, forward: viewport.forward, speed: viewport.speed,
+                                        itemCount: list.count) {
+            for index in change.left { pipeline.stopPrefetch(list[index].url, at: now, queue: &clock) }
+            let items = list.items
+            pipeline.startPrefetching(change.entered.lazy.map { items[$0] }, at: now, queue: &clock)
+        }
+        deliverImages(at: now)
+    }
+}
