@@ -42,109 +42,79 @@ public enum PipelineEvent: Sendable {
 /// Downloads travel through `Transport` (the image transport seam): the pipeline gives a task a
 /// connection and the transport moves its bytes, telling the pipeline when a request leaves the
 /// device and when a download finishes or gives up.
+///
+/// The pipeline composes parts that each own their state: the caches (`CacheTiers`), the tasks
+/// and download queues (`TaskTable`), the rate limiter (`RateLimitFront`), the decoder
+/// (`DecodeQueue`), the prefetcher (`PrefetchBatches`) and what it reports (`PipelineOutputs`).
+/// It routes requests and events between them, passing values, in an order that fixes every
+/// run's results: when the caches are looked up and written, what goes on the clock and to the
+/// transport, and what the request log records.
 struct ImageLoadingPipeline<Transport: ImageTransport> {
-    enum Phase {
-        case rateLimited, queued, downloading, readingDisk, waitingToDecode, decoding
-    }
-
-    struct Task {
-        var serial: Int
-        var image: ImageDescriptor
-        var phase: Phase
-        var displayWaiting: Bool
-        /// The prefetcher batch holding the task; `nil` when no prefetcher does.
-        var prefetchBatch: Int?
-        var highPriority: Bool
-        /// Whether an attempt has left the device (counted once in `imageRequests`).
-        var sent = false
-        /// When the first attempt left the device, and the connection it holds (1…), for the
-        /// request log.
-        var sentAt: Int64 = 0
-        var connection = 0
-        /// Started by the prefetcher (for wasted-prefetch accounting).
-        let startedByPrefetch: Bool
-
-        var prefetchHeld: Bool { prefetchBatch != nil }
-    }
-
     let configuration: PipelineConfiguration
-    let profile: DeviceProfile
-    let network: NetworkProfile
-    var memoryCache: any EvictionPolicy
-    var diskCache: any EvictionPolicy
     var transport: Transport
-    /// Tasks by URL: looked up, never iterated for output.
-    var tasks: [UInt64: Task] = [:]
-    var highQueue = Deque<UInt64>()
-    var lowQueue = Deque<UInt64>()
-    var connectionsInUse = 0
+    var caches: CacheTiers
+    var tasks: TaskTable
+    var rateLimit: RateLimitFront
+    var decodes: DecodeQueue
     var prefetcher: PrefetchBatches
-    var rateLimiter: TokenBucket?
-    /// Downloads waiting for a token, in arrival order.
-    var rateLimited = Deque<UInt64>()
-    var rateRetryScheduled = false
-    /// Tasks whose data is there, waiting for a decode slot, in arrival order.
-    var decodeQueue = Deque<UInt64>()
-    var decodesRunning = 0
-    /// Bitmap bytes of the images being decoded (app memory).
-    var bytesDecoding: Int64 = 0
-    var nextSerial = 0
-    var ready: [UInt64] = []
-    var failed: [UInt64] = []
-
-    // Counters for the results row.
-    var imageRequests = 0
-    var cancelledRequests = 0
-    var bytesDownloaded: Int64 = 0
-    /// URLs downloaded by tasks the prefetcher started.
-    var prefetchDownloads = Set<UInt64>()
-    /// The requests sent, when the run records them (`bench run --requests`).
-    var requestLog: RequestRecorder?
+    var outputs: PipelineOutputs
 
     init(configuration: PipelineConfiguration, profile: DeviceProfile, network: NetworkProfile, transport: Transport) throws {
         self.configuration = configuration
-        self.profile = profile
-        self.network = network
-        // Policy ages are in seconds; the simulator's clock counts nanoseconds.
-        memoryCache = try configuration.memoryPolicy.makePolicy(limits: configuration.memoryLimits, ageScale: 1_000_000_000, source: "--policy")
-        diskCache = try configuration.diskPolicy.makePolicy(limits: configuration.diskLimits, ageScale: 1_000_000_000, source: "--disk-policy")
+        caches = try CacheTiers(configuration: configuration, profile: profile)
         self.transport = transport
+        tasks = TaskTable(connectionLimit: network.connectionsPerHost, raisesPriorityOnJoin: configuration.raisesPriorityOnJoin,
+                          prefetchLowPriority: configuration.prefetchLowPriority)
+        rateLimit = RateLimitFront(configuration.downloadRateLimit)
+        decodes = DecodeQueue(limit: configuration.decodeConcurrency, bytesPerSecond: profile.decodeBytesPerSecond)
         prefetcher = PrefetchBatches(limit: configuration.prefetchConcurrency, perBatch: configuration.prefetchPerBatch)
-        rateLimiter = configuration.downloadRateLimit.map(TokenBucket.init)
+        outputs = PipelineOutputs()
     }
+
+    // MARK: The owner's view
+
+    /// The memory cache, which the app also clears, trims and reads.
+    var memoryCache: any EvictionPolicy {
+        _read { yield caches.memory }
+        _modify { yield &caches.memory }
+    }
+
+    /// The requests sent, when the run records them (`bench run --requests`); the app records
+    /// its API calls here too.
+    var requestLog: RequestRecorder? {
+        _read { yield outputs.requestLog }
+        _modify { yield &outputs.requestLog }
+    }
+
+    var imageRequests: Int { outputs.imageRequests }
+    var cancelledRequests: Int { outputs.cancelledRequests }
+    var bytesDownloaded: Int64 { outputs.bytesDownloaded }
+    /// URLs downloaded by tasks the prefetcher started.
+    var prefetchDownloads: Set<UInt64> { outputs.prefetchDownloads }
 
     /// The bitmap bytes an image costs once decoded (DESIGN.md §1.4).
-    func decodedBytes(_ image: ImageDescriptor) -> Int64 {
-        if configuration.downsample {
-            let side = Int64(profile.cellPixels)
-            return side * side * 4
-        }
-        return Int64(image.pixelWidth) * Int64(image.pixelHeight) * 4
-    }
+    func decodedBytes(_ image: ImageDescriptor) -> Int64 { caches.decodedBytes(image) }
 
-    func request(_ image: ImageDescriptor, time: Int64, forMemory: Bool) -> CacheRequest {
-        CacheRequest(key: image.url, size: forMemory ? decodedBytes(image) : image.encodedBytes, time: time)
-    }
+    /// Bytes of downloads under way and of bitmaps being decoded (app memory).
+    var bytesInFlight: Int64 { transport.bytesReceived + decodes.bytesDecoding }
+
+    /// The images decoded for a waiting display since the last call, in completion order.
+    mutating func takeReady() -> [UInt64] { outputs.takeReady() }
+
+    /// The downloads that failed for a waiting display since the last call.
+    mutating func takeFailed() -> [UInt64] { outputs.takeFailed() }
 
     // MARK: Requests
 
     /// A cell needs `image` now. Memory hits are served at once; otherwise a task is joined or
     /// started and the image is reported by `takeReady()` when it is decoded.
     mutating func requestDisplay<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, at now: Int64, queue: inout Clock) -> DisplayOutcome {
-        if memoryCache.lookup(request(image, time: now, forMemory: true)) { return .memoryHit }
-        if var task = tasks[image.url] {
-            task.displayWaiting = true
-            if !task.highPriority && configuration.raisesPriorityOnJoin {
-                task.highPriority = true
-                if task.phase == .queued, let index = lowQueue.firstIndex(of: image.url) {
-                    lowQueue.remove(at: index)
-                    highQueue.append(image.url)
-                }
-            }
-            tasks[image.url] = task
+        if caches.lookUpInMemory(image, at: now) { return .memoryHit }
+        if let joined = tasks.joinDisplay(image.url) {
+            if joined.raised && joined.phase == .waitingToDecode { decodes.raisePriority(of: image.url) }
             return .inflightHit
         }
-        if diskCache.lookup(request(image, time: now, forMemory: false)) {
+        if caches.lookUpOnDisk(image, at: now) {
             startDiskRead(image, display: true, at: now, queue: &queue)
             return .diskHit
         }
@@ -154,9 +124,7 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
 
     /// The cell showing `url` left the screen before its image arrived.
     mutating func cancelDisplay<Clock: RunClock<SimulationEvent>>(_ url: UInt64, at now: Int64, queue: inout Clock) {
-        guard var task = tasks[url] else { return }
-        task.displayWaiting = false
-        tasks[url] = task
+        guard let task = tasks.leaveDisplay(url) else { return }
         if !task.prefetchHeld && configuration.cancelsOnDisappear { cancel(url, at: now, queue: &queue) }
     }
 
@@ -177,14 +145,13 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
     /// One prefetch: joins a task under way, or reads the disk, or downloads; returns `false`
     /// when there is nothing to do (in memory, on disk and not to be loaded, already prefetched).
     mutating func issuePrefetch<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, batch: Int, at now: Int64, queue: inout Clock) -> Bool {
-        if var task = tasks[image.url] {
-            guard task.prefetchBatch == nil else { return false }
-            task.prefetchBatch = batch
-            tasks[image.url] = task
+        if let task = tasks[image.url] {
+            guard !task.prefetchHeld else { return false }
+            tasks.setPrefetchBatch(batch, of: image.url)
             return true
         }
-        if memoryCache.contains(image.url) { return false }
-        if diskCache.contains(image.url) {
+        if caches.memory.contains(image.url) { return false }
+        if caches.disk.contains(image.url) {
             guard configuration.prefetchDestination == .memoryAndDisk && configuration.prefetchLoadsDiskHits else { return false }
             startDiskRead(image, display: false, batch: batch, at: now, queue: &queue)
             return true
@@ -196,9 +163,8 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
     /// The prefetcher no longer wants `url` (it left the window): taken off the waiting list, or
     /// released (and cancelled if no display waits for it). A prefetcher per batch is never stopped.
     mutating func stopPrefetch<Clock: RunClock<SimulationEvent>>(_ url: UInt64, at now: Int64, queue: inout Clock) {
-        guard !prefetcher.perBatch, !prefetcher.withdraw(url), var task = tasks[url], let batch = task.prefetchBatch else { return }
-        task.prefetchBatch = nil
-        tasks[url] = task
+        guard !prefetcher.perBatch, !prefetcher.withdraw(url), let task = tasks[url], let batch = task.prefetchBatch else { return }
+        tasks.setPrefetchBatch(nil, of: url)
         if !task.displayWaiting { cancel(url, at: now, queue: &queue) }
         prefetchEnded(batch, at: now, queue: &queue)
     }
@@ -210,278 +176,178 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
         issuePrefetches(in: batch, at: now, queue: &queue)
     }
 
-    /// The images decoded for a waiting display since the last call, in completion order.
-    mutating func takeReady() -> [UInt64] {
-        // Most calls find nothing: returning `ready` and then emptying it in place would copy
-        // its (shared) buffer every time.
-        guard !ready.isEmpty else { return [] }
-        defer { ready = [] }
-        return ready
-    }
-
-    /// The downloads that failed for a waiting display since the last call.
-    mutating func takeFailed() -> [UInt64] {
-        guard !failed.isEmpty else { return [] }
-        defer { failed = [] }
-        return failed
-    }
-
     /// Drops every task (the app was killed or relaunched); caches are the owner's business.
     mutating func abandonAll(at now: Int64) {
         transport.cancelAll(at: now)
         tasks.removeAll()
-        highQueue.removeAll()
-        lowQueue.removeAll()
-        connectionsInUse = 0
         prefetcher.removeAll()
-        rateLimited.removeAll()
-        rateRetryScheduled = false
-        decodeQueue.removeAll()
-        decodesRunning = 0
-        bytesDecoding = 0
-        ready.removeAll()
-        failed.removeAll()
+        rateLimit.removeAll()
+        decodes.removeAll()
+        outputs.dropUntaken()
     }
-
-    /// Bytes of downloads under way and of bitmaps being decoded (app memory).
-    var bytesInFlight: Int64 { transport.bytesReceived + bytesDecoding }
 
     /// Schedules the memory cache's periodic sweep, if it has one, from `now` (a launch starts).
     mutating func startSweeping<Clock: RunClock<SimulationEvent>>(at now: Int64, queue: inout Clock) {
-        if let interval = configuration.memorySweepInterval { queue.schedule(.pipeline(.memorySweep), at: now + interval) }
+        if let interval = caches.sweepInterval { queue.schedule(.pipeline(.memorySweep), at: now + interval) }
     }
 
     /// Trims the memory cache as the app goes to the background.
     mutating func enterBackground() {
-        switch configuration.background {
-        case .purge:
-            memoryCache.trim(toFraction: 0)
-        case let .toShareOfLimit(share):
-            if let limit = configuration.memoryLimits.maxBytes {
-                memoryCache.trim(toBytes: Int64(Double(limit) * share))
-            } else {
-                memoryCache.trim(toFraction: 0)
-            }
-        }
+        caches.enterBackground()
     }
 
     // MARK: Task life cycle
 
-    mutating func newTask(_ image: ImageDescriptor, display: Bool, batch: Int?, phase: Phase) -> Task {
-        nextSerial += 1
-        return Task(serial: nextSerial, image: image, phase: phase, displayWaiting: display, prefetchBatch: batch,
-                    highPriority: display || !configuration.prefetchLowPriority, startedByPrefetch: !display)
-    }
-
     mutating func startDiskRead<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, display: Bool, batch: Int? = nil,
                                                                   at now: Int64, queue: inout Clock) {
-        let task = newTask(image, display: display, batch: batch, phase: .readingDisk)
-        tasks[image.url] = task
-        let readTime = profile.diskReadLatency + image.encodedBytes * 1_000_000_000 / profile.diskReadBytesPerSecond
-        queue.schedule(.pipeline(.diskReadDone(url: image.url, serial: task.serial)), after: readTime)
+        let serial = tasks.insert(image, display: display, prefetchBatch: batch, phase: .readingDisk)
+        queue.schedule(.pipeline(.diskReadDone(url: image.url, serial: serial)), after: caches.diskReadTime(of: image))
     }
 
-    /// A new download: through the rate limiter when there is one, then into its priority's queue.
+    /// A new download: through the rate limiter, then into its priority's queue.
     mutating func startDownload<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, display: Bool, batch: Int? = nil,
                                                                   at now: Int64, queue: inout Clock) {
-        tasks[image.url] = newTask(image, display: display, batch: batch, phase: .queued)
-        if rateLimiter != nil, !rateLimited.isEmpty || !rateLimiter!.take(at: now) {
-            tasks[image.url]?.phase = .rateLimited
-            rateLimited.append(image.url)
+        let admitted = rateLimit.admit(image.url, at: now)
+        tasks.insert(image, display: display, prefetchBatch: batch, phase: admitted ? .queued : .rateLimited)
+        if admitted {
+            dispatchQueued(at: now, queue: &queue)
+        } else {
             scheduleRateRetry(queue: &queue)
-            return
         }
-        enqueue(image.url)
-        dispatchQueued(at: now, queue: &queue)
     }
 
-    /// Puts a task that may download into its priority's queue.
-    mutating func enqueue(_ url: UInt64) {
-        guard var task = tasks[url] else { return }
-        task.phase = .queued
-        tasks[url] = task
-        if task.highPriority { highQueue.append(url) } else { lowQueue.append(url) }
-    }
-
+    /// Puts the rate limiter's retry on the clock when downloads wait for it and it is not there.
     mutating func scheduleRateRetry<Clock: RunClock<SimulationEvent>>(queue: inout Clock) {
-        guard !rateRetryScheduled, let delay = rateLimiter?.retryDelay else { return }
-        rateRetryScheduled = true
-        queue.schedule(.pipeline(.rateLimiterRetry), after: delay)
+        if let delay = rateLimit.retryToSchedule() { queue.schedule(.pipeline(.rateLimiterRetry), after: delay) }
     }
 
     /// Gives free connections to queued tasks, high priority first.
     mutating func dispatchQueued<Clock: RunClock<SimulationEvent>>(at now: Int64, queue: inout Clock) {
-        while connectionsInUse < network.connectionsPerHost {
-            guard let url = highQueue.popFirst() ?? lowQueue.popFirst() else { return }
-            guard var task = tasks[url] else { continue }
-            connectionsInUse += 1
-            task.phase = .downloading
-            if requestLog != nil { task.connection = requestLog!.takeConnection() }
-            if transport.start(task.image, serial: task.serial, at: now, clock: &queue) { markSent(&task, at: now) }
-            tasks[url] = task
+        while let task = tasks.nextDownload() {
+            let url = task.image.url
+            if outputs.isRecording { tasks.setConnection(outputs.takeConnection(), of: url) }
+            if transport.start(task.image, serial: task.serial, at: now, clock: &queue), tasks.markSent(url, at: now) {
+                outputs.requestSent()
+            }
         }
-    }
-
-    /// The first attempt of `task`'s download to leave the device did so at `now`.
-    mutating func markSent(_ task: inout Task, at now: Int64) {
-        guard !task.sent else { return }
-        task.sent = true
-        task.sentAt = now
-        imageRequests += 1
     }
 
     /// `url`'s download gave up after its retries: its connection is freed for the next.
     mutating func giveUp<Clock: RunClock<SimulationEvent>>(_ url: UInt64, at now: Int64, queue: inout Clock) {
         guard let task = tasks[url] else { return }
         releaseConnection(of: task)
-        tasks[url] = nil
-        if task.displayWaiting { failed.append(url) }
+        tasks.remove(url)
+        if task.displayWaiting { outputs.imageFailed(url) }
         prefetchEnded(task.prefetchBatch, at: now, queue: &queue)
         dispatchQueued(at: now, queue: &queue)
     }
 
     /// The connection `task`'s download went on, as its transport says, else its slot.
-    func connectionUse(of task: Task) -> ConnectionUse {
+    func connectionUse(of task: TaskTable.Task) -> ConnectionUse {
         transport.connectionUse(task.image.url) ?? ConnectionUse(connection: task.connection, opened: false)
     }
 
     /// Frees the connection `task` holds.
-    mutating func releaseConnection(of task: Task) {
-        connectionsInUse -= 1
-        requestLog?.releaseConnection(task.connection)
+    mutating func releaseConnection(of task: TaskTable.Task) {
+        tasks.releaseConnection()
+        outputs.releaseConnection(task.connection)
     }
 
     mutating func cancel<Clock: RunClock<SimulationEvent>>(_ url: UInt64, at now: Int64, queue: inout Clock) {
         guard let task = tasks[url] else { return }
         switch task.phase {
         case .rateLimited:
-            if let i = rateLimited.firstIndex(of: url) { rateLimited.remove(at: i) }
-            tasks[url] = nil
+            rateLimit.withdraw(url)
+            tasks.remove(url)
         case .queued:
-            if let i = highQueue.firstIndex(of: url) { highQueue.remove(at: i) }
-            if let i = lowQueue.firstIndex(of: url) { lowQueue.remove(at: i) }
-            tasks[url] = nil
+            tasks.remove(url)
         case .downloading:
             let use = connectionUse(of: task)
             let received = transport.cancel(url, at: now, clock: &queue)
-            if task.sent {
-                cancelledRequests += 1
-                requestLog?.download(task.image, sentAt: task.sentAt, now: now, use: use, cancelledAfter: received)
-            }
+            if task.sent { outputs.downloadCancelled(task.image, sentAt: task.sentAt, now: now, use: use, received: received) }
             releaseConnection(of: task)
-            tasks[url] = nil
+            tasks.remove(url)
             dispatchQueued(at: now, queue: &queue)
         case .readingDisk, .waitingToDecode, .decoding:
             break // local work finishes and lands in the caches
         }
     }
 
+    // MARK: Events
+
     /// Handles one of the pipeline's own events.
     mutating func handle<Clock: RunClock<SimulationEvent>>(_ event: PipelineEvent, at now: Int64, queue: inout Clock) {
         switch event {
         case let .transport(event):
-            switch transport.handle(event, at: now, clock: &queue) {
-            case .nothing:
-                break
-            case let .sent(url):
-                guard var task = tasks[url] else { return }
-                markSent(&task, at: now)
-                tasks[url] = task
-            case let .failed(url):
-                giveUp(url, at: now, queue: &queue)
-            case let .unsent(url, gaveUp):
-                guard var task = tasks[url] else { return }
-                if task.sent {
-                    task.sent = false
-                    imageRequests -= 1
-                    tasks[url] = task
-                }
-                if gaveUp { giveUp(url, at: now, queue: &queue) }
-            case let .finished(urls):
-                for url in urls { finishDownload(url, at: now, queue: &queue) }
-                transport.resume(at: now, clock: &queue)
-                dispatchQueued(at: now, queue: &queue)
-            }
+            act(on: transport.handle(event, at: now, clock: &queue), at: now, queue: &queue)
         case let .diskReadDone(url, serial):
             guard let task = tasks[url], task.serial == serial else { return }
             startDecode(task, at: now, queue: &queue)
         case let .decodeDone(url, serial):
             guard let task = tasks[url], task.serial == serial else { return }
-            tasks[url] = nil
-            decodesRunning -= 1
-            bytesDecoding -= decodedBytes(task.image)
-            storeInMemory(task.image, at: now)
-            if task.displayWaiting { ready.append(url) }
-            startNextDecode(at: now, queue: &queue)
-            prefetchEnded(task.prefetchBatch, at: now, queue: &queue)
+            finishDecode(task, at: now, queue: &queue)
         case .rateLimiterRetry:
-            rateRetryScheduled = false
-            while let url = rateLimited.first, rateLimiter!.take(at: now) {
-                rateLimited.removeFirst()
-                enqueue(url)
-            }
-            if !rateLimited.isEmpty { scheduleRateRetry(queue: &queue) }
+            rateLimit.retryDue()
+            while let url = rateLimit.release(at: now) { tasks.enqueue(url) }
+            scheduleRateRetry(queue: &queue)
             dispatchQueued(at: now, queue: &queue)
         case .memorySweep:
-            memoryCache.removeExpired(at: now)
+            caches.sweep(at: now)
             startSweeping(at: now, queue: &queue)
+        }
+    }
+
+    /// Acts on what the transport made of one of its events.
+    mutating func act<Clock: RunClock<SimulationEvent>>(on news: TransferNews, at now: Int64, queue: inout Clock) {
+        switch news {
+        case .nothing:
+            break
+        case let .sent(url):
+            if tasks.markSent(url, at: now) { outputs.requestSent() }
+        case let .failed(url):
+            giveUp(url, at: now, queue: &queue)
+        case let .unsent(url, gaveUp):
+            if tasks.markUnsent(url) { outputs.requestUnsent() }
+            if gaveUp { giveUp(url, at: now, queue: &queue) }
+        case let .finished(urls):
+            for url in urls { finishDownload(url, at: now, queue: &queue) }
+            transport.resume(at: now, clock: &queue)
+            dispatchQueued(at: now, queue: &queue)
         }
     }
 
     mutating func finishDownload<Clock: RunClock<SimulationEvent>>(_ url: UInt64, at now: Int64, queue: inout Clock) {
         guard let task = tasks[url] else { return }
         releaseConnection(of: task)
-        if requestLog != nil { requestLog!.download(task.image, sentAt: task.sentAt, now: now, use: connectionUse(of: task)) }
-        bytesDownloaded += task.image.encodedBytes
-        if task.startedByPrefetch { prefetchDownloads.insert(url) }
-        storeOnDisk(task.image, at: now)
+        if outputs.isRecording { outputs.logDownload(task.image, sentAt: task.sentAt, now: now, use: connectionUse(of: task)) }
+        outputs.downloaded(task.image, startedByPrefetch: task.startedByPrefetch)
+        caches.storeOnDisk(task.image, at: now)
         if task.displayWaiting || configuration.prefetchDestination == .memoryAndDisk {
             startDecode(task, at: now, queue: &queue)
         } else {
-            tasks[url] = nil
+            tasks.remove(url)
             prefetchEnded(task.prefetchBatch, at: now, queue: &queue)
         }
     }
 
-    /// Puts a decoded image in the memory cache unless it is too large an entry for it.
-    mutating func storeInMemory(_ image: ImageDescriptor, at now: Int64) {
-        let bytes = decodedBytes(image)
-        if let share = configuration.maxEntryShare, let limit = configuration.memoryLimits.maxBytes,
-           Double(bytes) >= share * Double(limit) { return }
-        if memoryCache.contains(image.url) { return }
-        memoryCache.insert(request(image, time: now, forMemory: true))
+    /// Decodes the task's image now, or queues it when the decoder is busy.
+    mutating func startDecode<Clock: RunClock<SimulationEvent>>(_ task: TaskTable.Task, at now: Int64, queue: inout Clock) {
+        let url = task.image.url
+        let duration = decodes.start(task.image, highPriority: task.highPriority, bitmapBytes: caches.decodedBytes(task.image))
+        tasks.markDecoding(url, waiting: duration == nil)
+        if let duration { queue.schedule(.pipeline(.decodeDone(url: url, serial: task.serial)), after: duration) }
     }
 
-    /// Writes downloaded data to the disk cache.
-    mutating func storeOnDisk(_ image: ImageDescriptor, at now: Int64) {
-        if diskCache.contains(image.url) { return }
-        diskCache.insert(request(image, time: now, forMemory: false))
-    }
-
-    /// Decodes the task's image now, or queues it when the decode queue is full.
-    mutating func startDecode<Clock: RunClock<SimulationEvent>>(_ task: Task, at now: Int64, queue: inout Clock) {
-        var task = task
-        if let limit = configuration.decodeConcurrency, decodesRunning >= limit {
-            task.phase = .waitingToDecode
-            tasks[task.image.url] = task
-            decodeQueue.append(task.image.url)
-            return
-        }
-        task.phase = .decoding
-        tasks[task.image.url] = task
-        decodesRunning += 1
-        bytesDecoding += decodedBytes(task.image)
-        let sourceBytes = Int64(task.image.pixelWidth) * Int64(task.image.pixelHeight) * 4
-        let decodeTime = sourceBytes * 1_000_000_000 / profile.decodeBytesPerSecond
-        queue.schedule(.pipeline(.decodeDone(url: task.image.url, serial: task.serial)), after: decodeTime)
-    }
-
-    /// Starts the next queued decode, a high-priority one first. O(queued decodes).
-    mutating func startNextDecode<Clock: RunClock<SimulationEvent>>(at now: Int64, queue: inout Clock) {
-        guard !decodeQueue.isEmpty else { return }
-        let index = decodeQueue.firstIndex { tasks[$0]?.highPriority == true } ?? decodeQueue.startIndex
-        let url = decodeQueue.remove(at: index)
-        if let task = tasks[url] { startDecode(task, at: now, queue: &queue) }
+    /// The task's image is decoded: into the memory cache, to its display, and the decoder and
+    /// the prefetcher go on.
+    mutating func finishDecode<Clock: RunClock<SimulationEvent>>(_ task: TaskTable.Task, at now: Int64, queue: inout Clock) {
+        let url = task.image.url
+        tasks.remove(url)
+        decodes.finished(bitmapBytes: caches.decodedBytes(task.image))
+        caches.storeInMemory(task.image, at: now)
+        if task.displayWaiting { outputs.imageReady(url) }
+        if let next = decodes.next(), let waiting = tasks[next] { startDecode(waiting, at: now, queue: &queue) }
+        prefetchEnded(task.prefetchBatch, at: now, queue: &queue)
     }
 }
 

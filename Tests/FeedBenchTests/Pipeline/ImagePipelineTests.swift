@@ -30,7 +30,7 @@ import Testing
         }
 
         /// The order queued downloads will get connections in.
-        var dispatchOrder: [UInt64] { Array(pipeline.highQueue) + Array(pipeline.lowQueue) }
+        var dispatchOrder: [UInt64] { Array(pipeline.tasks.highQueue) + Array(pipeline.tasks.lowQueue) }
 
         /// Runs pipeline events until none is left; returns the URLs delivered to displays.
         mutating func drain() -> [UInt64] {
@@ -76,7 +76,7 @@ import Testing
         #expect(h.drain() == [])
         #expect(h.pipeline.cancelledRequests == 1)
         #expect(h.pipeline.bytesDownloaded == 0)
-        #expect(!h.pipeline.diskCache.contains(1))
+        #expect(!h.pipeline.caches.disk.contains(1))
     }
 
     @Test func aCachedImageIsNeverDownloadedAgain() throws {
@@ -93,10 +93,10 @@ import Testing
     @Test func thePrefetcherRequestsAtMostItsLimitAndDisplaysGoFirst() throws {
         var h = try Harness(prefetchConcurrency: 2)
         h.prefetch([1, 2, 3, 4, 5])
-        #expect(h.pipeline.connectionsInUse == 2, "two prefetches at once")
+        #expect(h.pipeline.tasks.connectionsInUse == 2, "two prefetches at once")
         #expect(h.pipeline.prefetcher[PrefetchBatches.shared]?.pending.map(\.url) == [3, 4, 5], "the rest wait in the prefetcher")
         for url in UInt64(10)...15 { _ = h.pipeline.requestDisplay(Self.image(url), at: 0, queue: &h.queue) }
-        #expect(h.pipeline.connectionsInUse == 6, "six connections per host")
+        #expect(h.pipeline.tasks.connectionsInUse == 6, "six connections per host")
         #expect(h.dispatchOrder == [14, 15])
         // The prefetcher has not asked for image 5 yet: the display downloads it itself.
         #expect(h.pipeline.requestDisplay(Self.image(5), at: 0, queue: &h.queue) == .miss)
@@ -125,7 +125,7 @@ import Testing
         var h = try Harness(prefetchConcurrency: 2) { $0.prefetchPerBatch = true }
         h.prefetch([1, 2, 3])
         h.prefetch([4, 5, 6])
-        #expect(h.pipeline.connectionsInUse == 4, "two from each batch")
+        #expect(h.pipeline.tasks.connectionsInUse == 4, "two from each batch")
         h.pipeline.stopPrefetch(1, at: 0, queue: &h.queue)
         #expect(h.pipeline.tasks[1] != nil && h.pipeline.cancelledRequests == 0)
         _ = h.drain()
@@ -147,7 +147,7 @@ import Testing
     @Test func prefetchedDiskHitsAreLoadedIntoMemoryOnlyWhenConfiguredTo() throws {
         for loads in [true, false] {
             var h = try Harness { $0.prefetchLoadsDiskHits = loads }
-            h.pipeline.storeOnDisk(Self.image(1), at: 0)
+            h.pipeline.caches.storeOnDisk(Self.image(1), at: 0)
             h.prefetch([1])
             _ = h.drain()
             #expect(h.pipeline.memoryCache.contains(1) == loads)
@@ -158,14 +158,14 @@ import Testing
     @Test func aRateLimiterLetsABurstThroughThenItsRate() throws {
         var h = try Harness { $0.downloadRateLimit = DownloadRateLimit(rate: 40, burst: 3) }
         for url in UInt64(1)...8 { _ = h.pipeline.requestDisplay(Self.image(url), at: 0, queue: &h.queue) }
-        #expect(h.pipeline.connectionsInUse == 3 && h.pipeline.rateLimited.count == 5)
+        #expect(h.pipeline.tasks.connectionsInUse == 3 && h.pipeline.rateLimit.waiting.count == 5)
         // A token every 25 ms; the limiter looks again after 52 ms (2.1 tokens' time).
         h.run(until: 51_999_999)
-        #expect(h.pipeline.rateLimited.count == 5)
+        #expect(h.pipeline.rateLimit.waiting.count == 5)
         h.run(until: 52_000_000)
-        #expect(h.pipeline.rateLimited.count == 3, "two tokens by 52 ms")
+        #expect(h.pipeline.rateLimit.waiting.count == 3, "two tokens by 52 ms")
         h.pipeline.cancelDisplay(8, at: h.queue.now, queue: &h.queue)
-        #expect(h.pipeline.rateLimited.count == 2, "a cancelled download leaves the limiter without a token")
+        #expect(h.pipeline.rateLimit.waiting.count == 2, "a cancelled download leaves the limiter without a token")
         #expect(h.drain().count == 7)
     }
 
@@ -176,19 +176,40 @@ import Testing
         for url in UInt64(1)...4 { _ = h.pipeline.requestDisplay(Self.image(url), at: 0, queue: &h.queue) }
         while let (now, event) = h.queue.next() {
             if case let .pipeline(event) = event { h.pipeline.handle(event, at: now, queue: &h.queue) }
-            most = max(most, h.pipeline.decodesRunning)
-            queued = max(queued, h.pipeline.decodeQueue.count)
-            #expect(h.pipeline.bytesDecoding == Int64(h.pipeline.decodesRunning) * 750 * 750 * 4)
+            most = max(most, h.pipeline.decodes.running)
+            queued = max(queued, h.pipeline.decodes.waiting.count)
+            #expect(h.pipeline.decodes.bytesDecoding == Int64(h.pipeline.decodes.running) * 750 * 750 * 4)
         }
         #expect(most == 1 && queued > 0, "one decode at a time, others waiting")
-        #expect(h.pipeline.memoryCache.occupancy.count == 4 && h.pipeline.bytesDecoding == 0)
+        #expect(h.pipeline.memoryCache.occupancy.count == 4 && h.pipeline.decodes.bytesDecoding == 0)
+    }
+
+    @Test func aDisplayJoiningAWaitingDecodeGoesAheadOfWaitingPrefetchesOnlyWhenItRaisesPriority() throws {
+        for raises in [true, false] {
+            var h = try Harness(prefetchConcurrency: 3) {
+                $0.decodeConcurrency = 1
+                $0.raisesPriorityOnJoin = raises
+            }
+            for url in UInt64(1)...3 { h.pipeline.caches.storeOnDisk(Self.image(url), at: 0) }
+            h.prefetch([1, 2, 3])
+            h.run(until: 1_000_000) // the three disk reads, 0.54 ms each, at once
+            #expect(h.pipeline.decodes.waiting.map(\.url) == [2, 3], "1 decodes, 2 and 3 wait")
+            #expect(h.pipeline.requestDisplay(Self.image(3), at: h.queue.now, queue: &h.queue) == .inflightHit)
+            var ready: [UInt64] = []
+            while ready.isEmpty, let (now, event) = h.queue.next() {
+                if case let .pipeline(event) = event { h.pipeline.handle(event, at: now, queue: &h.queue) }
+                ready = h.pipeline.takeReady()
+            }
+            #expect(ready == [3])
+            #expect(h.pipeline.memoryCache.contains(2) == !raises, "raised: 3 is decoded before 2")
+        }
     }
 
     @Test func diskOnlyPrefetchesAreNotDecoded() throws {
         var h = try Harness(destination: .disk)
         h.prefetch([1])
         _ = h.drain()
-        #expect(h.pipeline.diskCache.contains(1) && !h.pipeline.memoryCache.contains(1))
+        #expect(h.pipeline.caches.disk.contains(1) && !h.pipeline.memoryCache.contains(1))
         #expect(h.pipeline.prefetchDownloads == [1])
     }
 

@@ -44,9 +44,9 @@ import Testing
 
     @Test func nukeNeverStoresAnEntryCostingATenthOfItsLimitOrMore() throws {
         var pipeline = try Self.pipeline(.nuke) { $0.memoryLimits = .bytes(40_000_000) }
-        pipeline.storeInMemory(Self.image(1), at: 0) // 4,000,000 bytes: exactly 10 %
+        pipeline.caches.storeInMemory(Self.image(1), at: 0) // 4,000,000 bytes: exactly 10 %
         #expect(!pipeline.memoryCache.contains(1))
-        pipeline.storeInMemory(Self.image(2, side: 999), at: 0) // 3,992,004 bytes
+        pipeline.caches.storeInMemory(Self.image(2, side: 999), at: 0) // 3,992,004 bytes
         #expect(pipeline.memoryCache.contains(2))
     }
 
@@ -54,7 +54,7 @@ import Testing
         var pipeline = try Self.pipeline(.kingfisher)
         var queue = EventQueue<SimulationEvent>()
         pipeline.startSweeping(at: 0, queue: &queue)
-        pipeline.storeInMemory(Self.image(1), at: 0)
+        pipeline.caches.storeInMemory(Self.image(1), at: 0)
         Self.run(&pipeline, &queue, until: 240_000_000_000)
         #expect(pipeline.memoryCache.contains(1), "the 240 s sweep finds it 240 s old")
         Self.run(&pipeline, &queue, until: 360_000_000_000)
@@ -82,7 +82,7 @@ import Testing
             var queue = EventQueue<SimulationEvent>()
             for url in UInt64(1)...6 { _ = pipeline.requestDisplay(Self.image(url, side: 2000), at: 0, queue: &queue) }
             var most = 0
-            Self.run(&pipeline, &queue) { pipeline, _ in most = max(most, pipeline.decodesRunning) }
+            Self.run(&pipeline, &queue) { pipeline, _ in most = max(most, pipeline.decodes.running) }
             // Six downloads end a few milliseconds apart (they share the buffer first come, first
             // served): without a limit their decodes overlap, with one they never do.
             if let limit { #expect(most == limit, "\(preset.name)") } else { #expect(most >= 3, "\(preset.name): \(most) at once") }
@@ -99,7 +99,7 @@ import Testing
     @Test func nukeTrimsToATenthOfItsLimitInTheBackgroundAndNSCacheEmptiesItself() throws {
         for (preset, expected) in [(CachePreset.nuke, 4_000_000 as Int64), (.kingfisher, 0), (.sdwebimage, 0)] {
             var pipeline = try Self.pipeline(preset) { $0.memoryLimits = .bytes(40_000_000) }
-            for url in UInt64(1)...5 { pipeline.storeInMemory(Self.image(url, side: 500), at: 0) } // 5 × 1 MB
+            for url in UInt64(1)...5 { pipeline.caches.storeInMemory(Self.image(url, side: 500), at: 0) } // 5 × 1 MB
             pipeline.enterBackground()
             #expect(pipeline.memoryCache.occupancy.bytes == expected, "\(preset.name): of the limit, not of the 5 MB held")
         }
@@ -111,8 +111,8 @@ import Testing
         let nuke = CachePreset.nuke.pipeline(on: .lowEnd)
         #expect(nuke.diskLimits == .bytes(157_286_400) && nuke.diskPolicy == PolicySpec(.lru))
         var pipeline = try Self.pipeline(.nuke) { $0.diskLimits = .bytes(1_000_000) }
-        for url in UInt64(1)...6 { pipeline.storeOnDisk(Self.image(url), at: 0) }
-        #expect(pipeline.diskCache.occupancy.bytes == 1_000_000, "evicts just enough: URLCache, not DataCache's trim to 70 %")
+        for url in UInt64(1)...6 { pipeline.caches.storeOnDisk(Self.image(url), at: 0) }
+        #expect(pipeline.caches.disk.occupancy.bytes == 1_000_000, "evicts just enough: URLCache, not DataCache's trim to 70 %")
         for preset in [CachePreset.kingfisher, .sdwebimage] {
             let configuration = preset.pipeline(on: .lowEnd)
             #expect(configuration.diskLimits == .unbounded)
@@ -158,7 +158,7 @@ import Testing
             for url in UInt64(10)...17 { _ = pipeline.requestDisplay(Self.image(url), at: 0, queue: &queue) }
             pipeline.startPrefetching([Self.image(1), Self.image(2)], at: 0, queue: &queue)
             #expect(pipeline.requestDisplay(Self.image(2), at: 0, queue: &queue) == .inflightHit)
-            let order = Array(pipeline.highQueue) + Array(pipeline.lowQueue)
+            let order = Array(pipeline.tasks.highQueue) + Array(pipeline.tasks.lowQueue)
             #expect((order.firstIndex(of: 2)! < order.firstIndex(of: 1)!) == raised, "\(preset.name): \(order)")
         }
     }
@@ -172,7 +172,7 @@ import Testing
             pipeline.cancelDisplay(1, at: queue.now, queue: &queue)
             Self.run(&pipeline, &queue)
             #expect((pipeline.cancelledRequests == 1) == cancels, "\(preset.name)")
-            #expect(pipeline.diskCache.contains(1) != cancels, "\(preset.name): finished into the cache or not")
+            #expect(pipeline.caches.disk.contains(1) != cancels, "\(preset.name): finished into the cache or not")
         }
     }
 
@@ -186,7 +186,7 @@ import Testing
             var queue = EventQueue<SimulationEvent>()
             pipeline.startPrefetching((1...8).map { Self.image($0) }, at: 0, queue: &queue)
             pipeline.startPrefetching((11...18).map { Self.image($0) }, at: 0, queue: &queue)
-            #expect(pipeline.connectionsInUse == running, "\(preset.name)")
+            #expect(pipeline.tasks.connectionsInUse == running, "\(preset.name)")
         }
     }
 
@@ -194,7 +194,7 @@ import Testing
         for (preset, loaded) in [(CachePreset.kingfisher, false), (.nuke, true), (.sdwebimage, true)] {
             var pipeline = try Self.pipeline(preset)
             var queue = EventQueue<SimulationEvent>()
-            pipeline.storeOnDisk(Self.image(1), at: 0)
+            pipeline.caches.storeOnDisk(Self.image(1), at: 0)
             pipeline.startPrefetching([Self.image(1)], at: 0, queue: &queue)
             Self.run(&pipeline, &queue)
             #expect(pipeline.memoryCache.contains(1) == loaded, "\(preset.name)")
