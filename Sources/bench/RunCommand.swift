@@ -86,8 +86,8 @@ struct RunCommand: ParsableCommand {
         }
         let runs = plan.configurations.map { run in
             var run = run
-            run.recordsTimeline = timeline != nil
-            run.recordsRequests = requests != nil
+            run.recording.timeline = timeline != nil
+            run.recording.requests = requests != nil
             return run
         }
         let results: [RunResult]

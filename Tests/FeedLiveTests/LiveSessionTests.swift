@@ -48,7 +48,7 @@ import Testing
         #expect(reports.last!.elapsed >= 9_900_000_000 && reports.last!.elapsed < 20_000_000_000)
 
         var simulated = configuration
-        simulated.recordsRequests = true
+        simulated.recording.requests = true
         let simulation = try FeedSimulation.run(simulated)
         let served = try RequestLogFile.records(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: log))), source: log)
         let requested = Self.imageIDs(served)

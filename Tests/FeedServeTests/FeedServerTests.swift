@@ -305,7 +305,7 @@ import Testing
         var configuration = try RunConfiguration.standard(
             profile: .lowEnd, policy: PolicySpec.parse("lru", source: "test"), window: .items(PrefetchWindow(ahead: 5)),
             workload: .behavior(.browser, duration: 20_000_000_000), seed: 4, network: .wifi)
-        configuration.recordsRequests = true
+        configuration.recording.requests = true
         let simulated = try FeedSimulation.run(configuration).requests
         let server = try await RunningServer.start(Self.instant(), seed: 4)
         let authority = String(server.base.dropFirst("http://".count))

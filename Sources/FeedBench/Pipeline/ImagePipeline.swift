@@ -64,10 +64,10 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
         caches = try CacheTiers(configuration: configuration, profile: profile)
         self.transport = transport
         tasks = TaskTable(connectionLimit: network.connectionsPerHost, raisesPriorityOnJoin: configuration.raisesPriorityOnJoin,
-                          prefetchLowPriority: configuration.prefetchLowPriority)
+                          prefetchLowPriority: configuration.prefetch.lowPriority)
         rateLimit = RateLimitFront(configuration.downloadRateLimit)
         decodes = DecodeQueue(limit: configuration.decodeConcurrency, bytesPerSecond: profile.decodeBytesPerSecond)
-        prefetcher = PrefetchBatches(limit: configuration.prefetchConcurrency, perBatch: configuration.prefetchPerBatch)
+        prefetcher = PrefetchBatches(limit: configuration.prefetch.concurrency, perBatch: configuration.prefetch.perBatch)
         outputs = PipelineOutputs()
     }
 
@@ -152,7 +152,7 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
         }
         if caches.memory.contains(image.url) { return false }
         if caches.disk.contains(image.url) {
-            guard configuration.prefetchDestination == .memoryAndDisk && configuration.prefetchLoadsDiskHits else { return false }
+            guard configuration.prefetch.destination == .memoryAndDisk && configuration.prefetch.loadsDiskHits else { return false }
             startDiskRead(image, display: false, batch: batch, at: now, queue: &queue)
             return true
         }
@@ -322,7 +322,7 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
         if outputs.isRecording { outputs.logDownload(task.image, sentAt: task.sentAt, now: now, use: connectionUse(of: task)) }
         outputs.downloaded(task.image, startedByPrefetch: task.startedByPrefetch)
         caches.storeOnDisk(task.image, at: now)
-        if task.displayWaiting || configuration.prefetchDestination == .memoryAndDisk {
+        if task.displayWaiting || configuration.prefetch.destination == .memoryAndDisk {
             startDecode(task, at: now, queue: &queue)
         } else {
             tasks.remove(url)

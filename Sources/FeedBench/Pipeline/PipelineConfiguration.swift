@@ -4,6 +4,26 @@ public enum PrefetchDestination: String, Sendable, CaseIterable {
     case memoryAndDisk = "memory+disk"
 }
 
+/// How the pipeline's prefetcher works: the libraries differ in each of these
+/// (`CachePreset` sets them from their sources).
+public struct PrefetchSettings: Sendable, Hashable {
+    /// Prefetches a prefetcher runs at once; the rest of its batch waits in the prefetcher.
+    public var concurrency = 2
+    /// Whether each batch of items entering the window gets a prefetcher of its own, never
+    /// stopped (Kingfisher's documented `ImagePrefetcher` usage), or one prefetcher serves every
+    /// batch and stops items that leave the window (Nuke, SDWebImage).
+    public var perBatch = false
+    /// Whether prefetches queue behind displays (`true`) or with them, first come first served
+    /// (Kingfisher's default priority).
+    public var lowPriority = true
+    public var destination = PrefetchDestination.memoryAndDisk
+    /// Whether a prefetched image found on disk is read and decoded into memory (Nuke,
+    /// SDWebImage) or left there (Kingfisher's `alsoPrefetchToMemory` false).
+    public var loadsDiskHits = true
+
+    public init() {}
+}
+
 /// What the memory cache keeps when the app goes to the background (DESIGN.md §1.8, §5).
 public enum BackgroundTrim: Sendable, Hashable {
     /// Everything goes (NSCache empties itself; seed 001's presets and plain policies).
@@ -46,19 +66,8 @@ public struct PipelineConfiguration: Sendable {
     /// Whether a display joining a queued low-priority prefetch raises it to high priority
     /// (Nuke) or leaves it where it is (Kingfisher, SDWebImage: the joiner only adds a callback).
     public var raisesPriorityOnJoin = true
-    /// Prefetches a prefetcher runs at once; the rest of its batch waits in the prefetcher.
-    public var prefetchConcurrency: Int
-    /// Whether each batch of items entering the window gets a prefetcher of its own, never
-    /// stopped (Kingfisher's documented `ImagePrefetcher` usage), or one prefetcher serves every
-    /// batch and stops items that leave the window (Nuke, SDWebImage).
-    public var prefetchPerBatch = false
-    /// Whether prefetches queue behind displays (`true`) or with them, first come first served
-    /// (Kingfisher's default priority).
-    public var prefetchLowPriority = true
-    public var prefetchDestination: PrefetchDestination
-    /// Whether a prefetched image found on disk is read and decoded into memory (Nuke,
-    /// SDWebImage) or left there (Kingfisher's `alsoPrefetchToMemory` false).
-    public var prefetchLoadsDiskHits = true
+    /// How the prefetcher works.
+    public var prefetch: PrefetchSettings
     /// Whether a cell leaving the screen cancels its download when nobody else holds it
     /// (Nuke, SDWebImage) or lets it finish into the caches (Kingfisher).
     public var cancelsOnDisappear = true
@@ -80,14 +89,12 @@ public struct PipelineConfiguration: Sendable {
     public var respondsToMemoryWarnings: Bool { memoryPolicy.name != .unbounded }
 
     public init(memoryPolicy: PolicySpec, memoryLimits: CacheLimits, diskPolicy: PolicySpec = PolicySpec(.lru),
-                diskLimits: CacheLimits, downsample: Bool = true, prefetchConcurrency: Int = 2,
-                prefetchDestination: PrefetchDestination = .memoryAndDisk) {
+                diskLimits: CacheLimits, downsample: Bool = true, prefetch: PrefetchSettings = PrefetchSettings()) {
         self.memoryPolicy = memoryPolicy
         self.memoryLimits = memoryLimits
         self.diskPolicy = diskPolicy
         self.diskLimits = diskLimits
         self.downsample = downsample
-        self.prefetchConcurrency = prefetchConcurrency
-        self.prefetchDestination = prefetchDestination
+        self.prefetch = prefetch
     }
 }

@@ -34,12 +34,7 @@ public struct CachePreset: Sendable, Hashable {
     public var decodeConcurrency: Int?
     public var downloadRateLimit: DownloadRateLimit?
     public var raisesPriorityOnJoin = true
-    public var prefetchConcurrency = 2
-    public var prefetchPerBatch = false
-    /// Whether prefetches queue behind visible cells (low) or with them (default priority).
-    public var prefetchLowPriority = true
-    public var prefetchDestination = PrefetchDestination.memoryAndDisk
-    public var prefetchLoadsDiskHits = true
+    public var prefetch = PrefetchSettings()
     /// Whether a cell leaving the screen cancels its download (Kingfisher lets it finish).
     public var cancelsOnDisappear = true
     public var background = BackgroundTrim.purge
@@ -92,10 +87,10 @@ public struct CachePreset: Sendable, Hashable {
         kingfisher.diskMaxAge = 7 * 86_400
         kingfisher.decodeConcurrency = 1
         kingfisher.raisesPriorityOnJoin = false
-        kingfisher.prefetchConcurrency = 5
-        kingfisher.prefetchPerBatch = true
-        kingfisher.prefetchLowPriority = false
-        kingfisher.prefetchLoadsDiskHits = false
+        kingfisher.prefetch.concurrency = 5
+        kingfisher.prefetch.perBatch = true
+        kingfisher.prefetch.lowPriority = false
+        kingfisher.prefetch.loadsDiskHits = false
         kingfisher.cancelsOnDisappear = false
         kingfisher.notModelled = [
             "NSCache's eviction order, which Apple does not specify (modelled as LRU)",
@@ -111,7 +106,7 @@ public struct CachePreset: Sendable, Hashable {
                                      memoryCost: .none, decodesFullSize: true)
         sdwebimage.diskMaxAge = 7 * 86_400
         sdwebimage.raisesPriorityOnJoin = false
-        sdwebimage.prefetchConcurrency = 3
+        sdwebimage.prefetch.concurrency = 3
         sdwebimage.notModelled = [
             "NSCache's eviction order, which Apple does not specify (modelled as LRU)",
             "SDMemoryCache's weak map table, which can keep images that views still show",
@@ -153,7 +148,7 @@ public struct CachePreset: Sendable, Hashable {
                 guard let count = Int(parameter.dropFirst("prefetch=".count)), (1...32).contains(count) else {
                     throw InputError(source: source, "preset \(preset.name): \(InputError.quote(parameter)) is out of range; expected prefetch=1…32")
                 }
-                preset.prefetchConcurrency = count
+                preset.prefetch.concurrency = count
             default:
                 throw InputError(source: source, "preset \(preset.name) has no parameter \(InputError.quote(parameter)); \(expected)")
             }
@@ -181,16 +176,13 @@ public struct CachePreset: Sendable, Hashable {
             memoryPolicy: memoryPolicy, memoryLimits: memoryLimits(on: profile),
             diskPolicy: PolicySpec(.lru, maxAge: diskMaxAge, refreshOnAccess: diskMaxAge != nil),
             diskLimits: diskBytes.map { .bytes($0) } ?? .unbounded, downsample: !decodesFullSize,
-            prefetchConcurrency: prefetchConcurrency, prefetchDestination: prefetchDestination)
+            prefetch: prefetch)
         configuration.label = label
         configuration.maxEntryShare = maxEntryShare
         configuration.memorySweepInterval = memorySweepSeconds.map { $0 * 1_000_000_000 }
         configuration.decodeConcurrency = decodeConcurrency
         configuration.downloadRateLimit = downloadRateLimit
         configuration.raisesPriorityOnJoin = raisesPriorityOnJoin
-        configuration.prefetchPerBatch = prefetchPerBatch
-        configuration.prefetchLowPriority = prefetchLowPriority
-        configuration.prefetchLoadsDiskHits = prefetchLoadsDiskHits
         configuration.cancelsOnDisappear = cancelsOnDisappear
         configuration.background = background
         return configuration

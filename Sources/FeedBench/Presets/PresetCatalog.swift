@@ -98,11 +98,11 @@ extension CachePreset {
     }
 
     var prefetcherText: String {
-        var text = prefetchPerBatch ? "one per batch of items entering the window, never stopped, \(prefetchConcurrency) at once each"
-                                    : "one, \(prefetchConcurrency) at once, stops items that leave the window"
-        text += prefetchLowPriority ? ", low priority" : ", default priority"
-        text += prefetchDestination == .memoryAndDisk ? ", into memory and disk" : ", to disk only"
-        if prefetchDestination == .memoryAndDisk { text += prefetchLoadsDiskHits ? "; disk hits are loaded into memory" : "; disk hits stay on disk" }
+        var text = prefetch.perBatch ? "one per batch of items entering the window, never stopped, \(prefetch.concurrency) at once each"
+                                     : "one, \(prefetch.concurrency) at once, stops items that leave the window"
+        text += prefetch.lowPriority ? ", low priority" : ", default priority"
+        text += prefetch.destination == .memoryAndDisk ? ", into memory and disk" : ", to disk only"
+        if prefetch.destination == .memoryAndDisk { text += prefetch.loadsDiskHits ? "; disk hits are loaded into memory" : "; disk hits stay on disk" }
         return text
     }
 }

@@ -19,7 +19,7 @@ extension FeedApp {
         list = FeedList()
         prefetcher.startLaunch(at: start)
         supply.startLaunch()
-        if configuration.recordsTimeline {
+        if configuration.recording.timeline {
             recorders.startLaunch(index, at: start, counters: timelineCounters, parts: memoryParts())
         }
         try showFirst()
@@ -70,7 +70,7 @@ extension FeedApp {
         let warm = !killed && gap <= RunConfiguration.resumeWithin
         if warm { pipeline.enterBackground() }
         // The timeline's last second of the launch includes what backgrounding evicted.
-        if configuration.recordsTimeline { recorders.endLaunch(counters: timelineCounters) }
+        if configuration.recording.timeline { recorders.endLaunch(counters: timelineCounters) }
         if launch.index + 1 < configuration.launches {
             clock.removeAll()
             memory.pause(at: clock.now)

@@ -65,7 +65,7 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
         prefetcher = Prefetcher(mode: configuration.window, profile: configuration.profile)
         supply = FeedSupply(rules: configuration.rules, bufferLimit: configuration.bufferLimit)
         memory = MemoryGuard(profile: configuration.profile, respondsToWarnings: configuration.pipeline.respondsToMemoryWarnings)
-        recorders = RunRecorders(recordsTimeline: configuration.recordsTimeline)
+        recorders = RunRecorders(recordsTimeline: configuration.recording.timeline)
     }
 
     /// Runs every launch to the end of its scroll trace, taking events from the clock until the
@@ -80,7 +80,7 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
     mutating func begin() throws {
         clock.advance(to: session.startTime)
         memory.start(at: session.startTime)
-        if configuration.recordsRequests {
+        if configuration.recording.requests {
             pipeline.requestLog = RequestRecorder(connections: configuration.network.connectionsPerHost, origin: session.startTime)
         }
         try startLaunch(0)

@@ -85,6 +85,7 @@ struct FeedSupply {
     /// never while calls are wanted or under way, within a failure's pause, or with
     /// `refillBelow` or more items waiting; then it wants the calls `FeedRules` says (at least
     /// one while the feed is not `shown`). O(1).
+    @inline(__always) // once a frame; almost always the first guard
     mutating func refill(at now: Int64, ahead: Int, shown: Bool) -> Bool {
         let unviewed = ahead + waiting
         guard callsWanted == 0, !callUnderWay, now >= refillPausedUntil, unviewed < rules.refillBelow else { return false }

@@ -73,6 +73,7 @@ struct Prefetcher {
         }
 
         /// The window at `speed` points a second, the adaptive window being `adaptiveAhead`. O(1).
+        @inline(__always)
         func window(speed: Double, adaptiveAhead: Int) -> PrefetchWindow {
             switch mode {
             case let .items(window): return window
@@ -126,9 +127,16 @@ struct Prefetcher {
     /// The window over `visible` (scrolling `forward`, at `speed` points a second, in a feed of
     /// `itemCount` items); `nil` when it is where it was — most frames, as items are only ever
     /// appended. O(old + new window) when it moved, O(1) otherwise.
+    @inline(__always) // once a frame, and most frames end at the first guard
     mutating func move(visible: Range<Int>, forward: Bool, speed: Double, itemCount: Int) -> Change? {
-        let request = Request(window: sizing.window(speed: speed, adaptiveAhead: adaptiveAhead), visible: visible, forward: forward, itemCount: itemCount)
+        let request = Request(window: sizing.window(speed: speed, adaptiveAhead: adaptiveAhead), visible: visible, forward: forward,
+                              itemCount: itemCount)
         guard request != lastRequest else { return nil }
+        return move(to: request)
+    }
+
+    /// The window for `request`, a new one; `nil` when it holds the same items.
+    private mutating func move(to request: Request) -> Change? {
         lastRequest = request
         let wanted = request.window.items(visible: request.visible, forward: request.forward, itemCount: request.itemCount)
         guard wanted != window else { return nil }

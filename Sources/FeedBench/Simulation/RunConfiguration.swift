@@ -49,11 +49,18 @@ public struct RunConfiguration: Sendable {
     public var gap: Int64
     public var api: FeedAPIConfiguration
     public var rules: FeedRules
-    /// Whether the run keeps a per-second timeline (`bench run --timeline`); not identity.
-    public var recordsTimeline = false
-    /// Whether the run keeps the requests it sends, as `bench serve` logs them
-    /// (`bench run --requests`); not identity.
-    public var recordsRequests = false
+    /// What the run keeps besides its results row; not identity.
+    public var recording = Recording()
+
+    /// What a run keeps besides its results row.
+    public struct Recording: Sendable {
+        /// A per-second timeline (`bench run --timeline`).
+        public var timeline = false
+        /// The requests it sends, as `bench serve` logs them (`bench run --requests`).
+        public var requests = false
+
+        public init() {}
+    }
 
     /// The workload's tag (`workload=` and its id's first 8 hex digits) when the network, API
     /// and images come from a `bench calibrate` fit (`--workload`); `nil` for the built-in ones.

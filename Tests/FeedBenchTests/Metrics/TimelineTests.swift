@@ -12,7 +12,7 @@ import Testing
         if let memoryLimit { configuration.pipeline.memoryLimits = .bytes(memoryLimit) }
         configuration.launches = launches
         configuration.gap = gap
-        configuration.recordsTimeline = true
+        configuration.recording.timeline = true
         return configuration
     }
 
@@ -65,10 +65,10 @@ import Testing
 
     @Test func noTimelineUnlessAskedFor() throws {
         var configuration = try Self.configuration(policy: "lru", window: 5)
-        configuration.recordsTimeline = false
+        configuration.recording.timeline = false
         let plain = try FeedSimulation.run(configuration)
         #expect(plain.timeline.isEmpty)
-        configuration.recordsTimeline = true
+        configuration.recording.timeline = true
         #expect(try FeedSimulation.run(configuration).csvRow == plain.csvRow, "recording changes nothing in the run")
     }
 

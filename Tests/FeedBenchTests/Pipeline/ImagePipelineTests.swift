@@ -10,9 +10,11 @@ import Testing
 
         init(destination: PrefetchDestination = .memoryAndDisk, prefetchConcurrency: Int = 2,
              configure: (inout PipelineConfiguration) -> Void = { _ in }) throws {
+            var prefetch = PrefetchSettings()
+            prefetch.concurrency = prefetchConcurrency
+            prefetch.destination = destination
             var configuration = PipelineConfiguration(memoryPolicy: PolicySpec(.lru), memoryLimits: .bytes(1 << 30),
-                                                      diskLimits: .bytes(1 << 30), prefetchConcurrency: prefetchConcurrency,
-                                                      prefetchDestination: destination)
+                                                      diskLimits: .bytes(1 << 30), prefetch: prefetch)
             configure(&configuration)
             pipeline = try ImagePipeline(configuration: configuration, profile: .lowEnd, network: .wifi, seed: 1)
         }
@@ -122,7 +124,7 @@ import Testing
     }
 
     @Test func aPrefetcherPerBatchRunsEachBatchToItsLimitAndIsNeverStopped() throws {
-        var h = try Harness(prefetchConcurrency: 2) { $0.prefetchPerBatch = true }
+        var h = try Harness(prefetchConcurrency: 2) { $0.prefetch.perBatch = true }
         h.prefetch([1, 2, 3])
         h.prefetch([4, 5, 6])
         #expect(h.pipeline.tasks.connectionsInUse == 4, "two from each batch")
@@ -146,7 +148,7 @@ import Testing
 
     @Test func prefetchedDiskHitsAreLoadedIntoMemoryOnlyWhenConfiguredTo() throws {
         for loads in [true, false] {
-            var h = try Harness { $0.prefetchLoadsDiskHits = loads }
+            var h = try Harness { $0.prefetch.loadsDiskHits = loads }
             h.pipeline.caches.storeOnDisk(Self.image(1), at: 0)
             h.prefetch([1])
             _ = h.drain()

@@ -10,7 +10,7 @@ import Testing
             workload: .behavior(.skimmer, duration: 40_000_000_000), seed: 3, network: network)
         configuration.pipeline.memoryLimits = .bytes(30_000_000)
         configuration.api = api
-        configuration.recordsRequests = true
+        configuration.recording.requests = true
         return configuration
     }
 
@@ -82,7 +82,7 @@ import Testing
     @Test func recordingDoesNotChangeTheRun() throws {
         var recorded = try FeedSimulation.run(Self.configuration(network: .threeG))
         var configuration = try Self.configuration(network: .threeG)
-        configuration.recordsRequests = false
+        configuration.recording.requests = false
         let plain = try FeedSimulation.run(configuration)
         #expect(plain.requests.isEmpty && !recorded.requests.isEmpty)
         recorded.requests = []

@@ -244,7 +244,7 @@ import Testing
         #expect(throws: InputError(source: "--preset", "preset kingfisher: \"prefetch=0\" is out of range; expected prefetch=1…32")) {
             try CachePreset.named("kingfisher:prefetch=0")
         }
-        #expect(try CachePreset.named("kingfisher:prefetch=8").prefetchConcurrency == 8)
+        #expect(try CachePreset.named("kingfisher:prefetch=8").prefetch.concurrency == 8)
     }
 
     @Test func presetsListEveryBehaviourWithItsLibraryVersion() {

@@ -29,8 +29,8 @@ import Testing
 
     @Test func theSameConfigurationThroughTheVirtualClockTwiceGivesTheSameResult() throws {
         var configuration = try Self.configuration(window: 20, launches: 2, seconds: 20)
-        configuration.recordsRequests = true
-        configuration.recordsTimeline = true
+        configuration.recording.requests = true
+        configuration.recording.timeline = true
         let first = try FeedSimulation.run(configuration)
         let second = try FeedSimulation.run(configuration)
         #expect(first == second)
