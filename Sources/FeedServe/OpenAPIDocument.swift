@@ -26,6 +26,7 @@ enum OpenAPIDocument {
               in: query
               required: false
               schema: {type: integer, minimum: 1, maximum: 100000, default: 1}
+            - {$ref: "#/components/parameters/RequestNumber"}
           responses:
             "200":
               description: The page's images (the first `limit` of its ten)
@@ -66,6 +67,7 @@ enum OpenAPIDocument {
               required: false
               description: One range, bytes=first-last, bytes=first- or bytes=-suffix; any other value is ignored (RFC 9110)
               schema: {type: string}
+            - {$ref: "#/components/parameters/RequestNumber"}
           responses:
             "200":
               description: The whole image
@@ -124,6 +126,16 @@ enum OpenAPIDocument {
                 application/yaml:
                   schema: {type: object, required: [openapi, info, paths]}
     components:
+      parameters:
+        RequestNumber:
+          name: FeedBench-Request
+          in: header
+          required: false
+          description: >-
+            The request's number in its client's order (1, 2, … as the app made them; a live run
+            sends it). A numbered request enters the network model after the client's requests
+            numbered before it, waiting for them at most 5 ms; any other value is ignored.
+          schema: {type: integer, minimum: 1}
       responses:
         Error:
           description: An error, in one line

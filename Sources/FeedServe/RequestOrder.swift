@@ -33,7 +33,8 @@ final class RequestOrder: Sendable {
         var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
 
         /// Moves `next` past the numbers done or skipped; the request waiting at it, if any, is
-        /// to go (and is marked going). O(numbers passed).
+        /// to go (and is marked going). O(numbers that came × their count): the numbers skipped
+        /// are jumped over, not counted, so a client's huge number costs its patience and no more.
         mutating func advance() -> CheckedContinuation<Void, Never>? {
             while true {
                 if going.contains(next) { return nil }
@@ -42,8 +43,10 @@ final class RequestOrder: Sendable {
                     going.insert(next)
                     return continuation
                 }
-                if next < skipBelow { next += 1; continue }
-                return nil
+                guard next < skipBelow else { return nil }
+                // No number from here to the next one that came (or to `skipBelow`) ever will.
+                let came = [done.min(), going.min(), waiting.keys.min()].compactMap { $0 }.filter { $0 > next }.min()
+                next = min(skipBelow, came ?? skipBelow)
             }
         }
     }

@@ -29,6 +29,20 @@ extension FeedServerTests {
         #expect((250_000_000...400_000_000).contains(record.duration), "closed 300 ms after sending, logged after \(record.duration) ns")
     }
 
+    /// A client's number far ahead of its count (here 10¹⁵, with nothing before it) waits its
+    /// patience for the numbers before it and then goes, and so do the requests after it: the
+    /// server jumps over the numbers that never came instead of counting through them (it
+    /// counted, and a single such header held the order's lock for days).
+    @Test(.timeLimit(.minutes(1))) func aHugeRequestNumberCostsItsPatienceAndNothingMore() async throws {
+        let server = try await RunningServer.start(ServeConditions(network: RunningServer.instant))
+        let huge = 1_000_000_000_000_000
+        let far = try await server.request("/v1/images/search", headers: ["FeedBench-Request": String(huge)])
+        let next = try await server.request("/images/3.jpg", headers: ["FeedBench-Request": String(huge + 1)])
+        let unnumbered = try await server.request("/images/4.jpg")
+        await server.stop()
+        #expect(far.status == 200 && next.status == 200 && unnumbered.status == 200)
+    }
+
     /// Two requests numbered by their client (`FeedBench-Request`) that reach the server in the
     /// other order enter the model in the client's: the first numbered opens connection 1.
     /// Which arrives first is the wall clock's (the second numbered is sent 2 ms before the
