@@ -135,33 +135,9 @@ class JsonReader
 
     std::map<std::string, JsonValue> TopObject()
     {
-        std::map<std::string, JsonValue> fields;
         Space();
         Expect('{');
-        Space();
-        if (Peek() == '}')
-        {
-            ++m_at;
-        }
-        else
-        {
-            while (true)
-            {
-                Space();
-                std::string key = String();
-                Space();
-                Expect(':');
-                fields[key] = Value(0);
-                Space();
-                if (Peek() == ',')
-                {
-                    ++m_at;
-                    continue;
-                }
-                Expect('}');
-                break;
-            }
-        }
+        auto fields = Members(0);
         Space();
         if (m_at != m_text.size())
         {
@@ -238,6 +214,44 @@ class JsonReader
         }
     }
 
+    // The items of a list after its opening bracket, up to `close`, each read by `item`,
+    // separated by commas.
+    template <typename Item>
+    void List(char close, Item item)
+    {
+        Space();
+        if (Peek() == close)
+        {
+            ++m_at;
+            return;
+        }
+        while (true)
+        {
+            item();
+            Space();
+            if (Peek() != ',')
+            {
+                Expect(close);
+                return;
+            }
+            ++m_at;
+        }
+    }
+
+    // An object's members after its '{', their values read at `depth`.
+    std::map<std::string, JsonValue> Members(int depth)
+    {
+        std::map<std::string, JsonValue> fields;
+        List('}', [&] {
+            Space();
+            std::string key = String();
+            Space();
+            Expect(':');
+            fields[key] = Value(depth);
+        });
+        return fields;
+    }
+
     JsonValue Value(int depth)
     {
         if (depth > 64)
@@ -256,51 +270,13 @@ class JsonReader
         {
             v.kind = JsonValue::Object;
             ++m_at;
-            Space();
-            if (Peek() == '}')
-            {
-                ++m_at;
-                return v;
-            }
-            while (true)
-            {
-                Space();
-                String();
-                Space();
-                Expect(':');
-                Value(depth + 1);
-                Space();
-                if (Peek() == ',')
-                {
-                    ++m_at;
-                    continue;
-                }
-                Expect('}');
-                break;
-            }
+            Members(depth + 1); // nested objects are checked, not kept: no field has one
         }
         else if (c == '[')
         {
             v.kind = JsonValue::Array;
             ++m_at;
-            Space();
-            if (Peek() == ']')
-            {
-                ++m_at;
-                return v;
-            }
-            while (true)
-            {
-                v.items.push_back(Value(depth + 1));
-                Space();
-                if (Peek() == ',')
-                {
-                    ++m_at;
-                    continue;
-                }
-                Expect(']');
-                break;
-            }
+            List(']', [&] { v.items.push_back(Value(depth + 1)); });
         }
         else if (m_text.compare(m_at, 4, "true") == 0)
         {
