@@ -17,8 +17,11 @@ import Foundation
 ///   queued before it. A round that would overflow the buffer loses its excess (a burst all of
 ///   it; slow start's rounds arrive at twice the rate they leave); random loss strikes packets
 ///   with the network's probability. Fast retransmit repairs a loss a round later when three
-///   packets follow it; a burst's lost tail, a lost retransmission and a window that lost several
-///   packets behind other responses' data wait for the retransmission timeout. Bytes on the wire
+///   packets follow it; a burst's lost tail and a lost retransmission wait for the retransmission
+///   timeout. A window that lost several packets behind other responses' data still sends its
+///   recovery round, as SACK's proportional rate reduction does, keeping the buffer full, but its
+///   retransmissions are lost with it: the lost packets go again only after the timeout that
+///   follows. Bytes on the wire
 ///   carry 52 bytes of headers a segment.
 ///
 /// Time moves only when the run's clock says: the network keeps its own agenda (stage changes,
@@ -109,6 +112,8 @@ final class SimulatedNetwork {
         var recovering = false
         var nextRound: Int64 = .max
         var pendingLoss = PendingLoss.none
+        /// Bytes lost in a round whose recovery is doomed: only the timeout resends them.
+        var awaitingTimeout = 0.0
     }
 
     /// How the last round's loss is repaired when the next round starts.
@@ -121,6 +126,10 @@ final class SimulatedNetwork {
         /// Fast retransmit that could not repair the round (it lost several packets), then the
         /// timeout: both decreases.
         case failedRecovery
+        /// Fast retransmit behind other responses' data: the window drops to β and the recovery
+        /// round goes out (new data, keeping the buffer full as SACK's proportional rate
+        /// reduction does), but its retransmissions are lost: the timeout follows it.
+        case doomedRecovery
     }
 
     /// Bytes of one round of one exchange, queued in the buffer in arrival order.
@@ -454,6 +463,7 @@ final class SimulatedNetwork {
         exchanges[i].transfer.roundBytes = 0
         exchanges[i].transfer.clocked = false
         exchanges[i].transfer.pendingLoss = .none
+        exchanges[i].transfer.awaitingTimeout = 0
         release(i, at: now)
     }
 
@@ -474,10 +484,21 @@ final class SimulatedNetwork {
         case .failedRecovery:
             connections[c].window.fastRecovery(at: now)
             connections[c].window.timedOut(at: now)
+        case .doomedRecovery:
+            connections[c].window.sample(roundTrip: roundTrip)
+            connections[c].window.fastRecovery(at: now)
         }
-        exchanges[i].transfer.recovering = exchanges[i].transfer.pendingLoss == .fastRecovery
+        let doomed = exchanges[i].transfer.pendingLoss == .doomedRecovery
+        if !doomed { exchanges[i].transfer.awaitingTimeout = 0 }
+        exchanges[i].transfer.recovering = exchanges[i].transfer.pendingLoss == .fastRecovery || doomed
         exchanges[i].transfer.pendingLoss = .none
         release(i, at: now)
+        if doomed && exchanges[i].transfer.pendingLoss == .none {
+            // The round's retransmissions were lost: the timer runs from its last acknowledgement.
+            exchanges[i].transfer.pendingLoss = .timeout
+            let roundTrip = network.baseRoundTrip + Int64(bufferedWire / downlinkWirePerNanosecond)
+            exchanges[i].transfer.nextRound = now + roundTrip + connections[c].window.timeout
+        }
     }
 
     /// Releases what the window allows of exchange `i`'s unsent bytes into the buffer at `now`,
@@ -488,7 +509,8 @@ final class SimulatedNetwork {
         let othersQueued = queuedBefore - exchanges[i].transfer.queuedWire
         // The bytes still in the buffer hold the window; those that have left it are
         // acknowledged during the round now starting, freeing the window as the round goes.
-        let bytes = min(exchanges[i].transfer.unsent, max(0, window.window - exchanges[i].transfer.queuedWire / wirePerPayload))
+        let bytes = min(exchanges[i].transfer.unsent - exchanges[i].transfer.awaitingTimeout,
+                        max(0, window.window - exchanges[i].transfer.queuedWire / wirePerPayload))
         // A transfer's first round is a burst: the server sends its window at once.
         let first = !exchanges[i].transfer.clocked
         exchanges[i].transfer.clocked = true
@@ -522,10 +544,12 @@ final class SimulatedNetwork {
         let newData = min(Int((exchanges[i].transfer.unsent - lost) / segment), window.inSlowStart ? survivors : survivors / 8)
         let after = (loss.tailDrop ? 0 : loss.packets - 1 - loss.first) + max(0, newData)
         // Retransmissions find room in a buffer this response had to itself; behind other
-        // responses' data they are lost too when the round lost several packets.
+        // responses' data they are lost too when the round lost several packets, while the
+        // new data of the recovery round still goes out (`doomedRecovery`).
         let crowded = othersQueued > 0 && loss.lostPackets > Self.repairablePackets
-        if after >= 3 && !exchanges[i].transfer.recovering && !crowded {
-            exchanges[i].transfer.pendingLoss = .fastRecovery
+        if after >= 3 && !exchanges[i].transfer.recovering {
+            exchanges[i].transfer.pendingLoss = crowded ? .doomedRecovery : .fastRecovery
+            if crowded { exchanges[i].transfer.awaitingTimeout = lost }
             exchanges[i].transfer.nextRound = now + roundTrip
         } else {
             // The timer runs from the last acknowledgement, a round trip after the round left.

@@ -99,6 +99,35 @@ import Testing
         }
     }
 
+    /// ns-3's SACK recovery (proportional rate reduction, no RACK) keeps sending while its lost
+    /// retransmissions wait for the timeout: a window that lost several packets behind other
+    /// responses' data sends its recovery round into the buffer, holds the lost bytes back, and
+    /// only the timeout after it sends them again.
+    @Test func aWindowThatLosesSeveralPacketsBehindOthersSendsItsRecoveryRoundThenWaitsTheTimeout() {
+        let network = SimulatedNetwork(network: .dsl, seed: 1)
+        for url in 1...6 { network.send(.image(url: UInt64(url), serial: url), to: .images, responseBytes: 300_000, at: 0) }
+        var doomed: Set<Int> = []
+        var recoveryRoundsOut = 0
+        var delivered = 0
+        while let time = network.nextTime() {
+            delivered += network.takeDelivered(at: time).count
+            for exchange in network.exchanges {
+                let transfer = exchange.transfer
+                if transfer.pendingLoss == .doomedRecovery {
+                    #expect(transfer.awaitingTimeout > 0, "the lost bytes wait for the timeout")
+                    doomed.insert(exchange.id)
+                } else if doomed.remove(exchange.id) != nil {
+                    #expect(transfer.pendingLoss == .timeout || transfer.pendingLoss == .failedRecovery,
+                            "after the recovery round, the timeout")
+                    #expect(transfer.awaitingTimeout > 0 && transfer.unsent >= transfer.awaitingTimeout)
+                    if transfer.queuedWire > 0 { recoveryRoundsOut += 1 }
+                }
+            }
+        }
+        #expect(recoveryRoundsOut > 0, "a recovery round went into the buffer")
+        #expect(delivered == 6, "and every response still arrived")
+    }
+
     @Test func theAPIsAnswerQueuesBehindImageData() {
         let alone = SimulatedNetwork(network: .threeG, seed: 1)
         alone.send(.api(launch: 0), to: .api, responseBytes: 900, think: 50_000_000, at: 0)
