@@ -41,18 +41,14 @@ extension FeedApp {
         case .memoryHit:
             result.memoryHits += 1
             result.displayLatency.recordNoWait()
-            viewport.show(index, url: image.url, waitingSince: nil, bitmapBytes: bitmap)
-            showedImage(at: now)
-        case .diskHit:
-            result.diskHits += 1
-            viewport.show(index, url: image.url, waitingSince: now, bitmapBytes: bitmap)
-        case .inflightHit:
-            result.inflightHits += 1
-            viewport.show(index, url: image.url, waitingSince: now, bitmapBytes: bitmap)
-        case .miss:
-            result.misses += 1
-            viewport.show(index, url: image.url, waitingSince: now, bitmapBytes: bitmap)
+        case .diskHit: result.diskHits += 1
+        case .inflightHit: result.inflightHits += 1
+        case .miss: result.misses += 1
         }
+        // A memory hit shows its image on this frame; the other cells wait for theirs.
+        let shown = outcome == .memoryHit
+        viewport.show(index, url: image.url, waitingSince: shown ? nil : now, bitmapBytes: bitmap)
+        if shown { showedImage(at: now) }
         deliverImages(at: now)
     }
 

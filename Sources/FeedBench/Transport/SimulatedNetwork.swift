@@ -329,6 +329,9 @@ final class SimulatedNetwork {
     /// How long a byte arriving now waits in the buffer (FIFO). O(1).
     private func queueDelay() -> Int64 { Int64(bufferedWire / downlinkWirePerNanosecond) }
 
+    /// A round trip for bytes sent now: the path's, plus the wait behind the buffer. O(1).
+    private func roundTripNow() -> Int64 { network.baseRoundTrip + queueDelay() }
+
     /// When the chunk at the head of the buffer has left it.
     private func nextDeparture() -> Int64? {
         guard let head = buffer.first else { return nil }
@@ -496,8 +499,7 @@ final class SimulatedNetwork {
         if doomed && exchanges[i].transfer.pendingLoss == .none {
             // The round's retransmissions were lost: the timer runs from its last acknowledgement.
             exchanges[i].transfer.pendingLoss = .timeout
-            let roundTrip = network.baseRoundTrip + Int64(bufferedWire / downlinkWirePerNanosecond)
-            exchanges[i].transfer.nextRound = now + roundTrip + connections[c].window.timeout
+            exchanges[i].transfer.nextRound = now + roundTripNow() + connections[c].window.timeout
         }
     }
 
@@ -516,7 +518,7 @@ final class SimulatedNetwork {
         exchanges[i].transfer.clocked = true
         exchanges[i].transfer.roundStartedAt = now
         exchanges[i].transfer.roundBytes = bytes
-        let roundTrip = network.baseRoundTrip + Int64(queuedBefore / downlinkWirePerNanosecond)
+        let roundTrip = roundTripNow()
         guard bytes > 0 else {
             exchanges[i].transfer.nextRound = exchanges[i].transfer.unsent > 0 ? now + roundTrip : .max
             return
