@@ -55,6 +55,9 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var session: SessionOptions
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Also require every seed's hitch time ratio — milliseconds of hitches per second of scrolling, its worst workload's — to be at most this (Apple: under 5 is good, under 10 a warning, 10 or more critical).", valueName: "ms/s"))
+    var maxHitchRatio: String?
+
     @Option(help: ArgumentHelp("Where to write the results CSV (default: results/<profile>.csv for the standard matrix, else a name built from the options given, e.g. results/low-end+network-3g.csv).", valueName: "file"))
     var out: String?
 
@@ -68,6 +71,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let started = DispatchTime.now()
+        let maxHitchRatio = try self.maxHitchRatio.map { try TuneFigure.hitchRatio.parseBound($0, source: "--max-hitch-ratio") }
         var grid = try matrix.grid()
         try session.apply(to: &grid.session)
         let plan = try SweepPlan(grid)
@@ -106,7 +110,7 @@ struct RunCommand: ParsableCommand {
         if let requests { try AtomicFile.write(RequestLogFile.csv(results[0].requests), to: requests) }
 
         let style = TerminalStyle.forDescriptor(1, environment: ProcessInfo.processInfo.environment)
-        FileDescriptorOutput.write(MatrixSummary(profile: device, results: results).table(style: style), to: 1)
+        FileDescriptorOutput.write(MatrixSummary(profile: device, results: results, maxHitchRatio: maxHitchRatio).table(style: style), to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         FileDescriptorOutput.write("wrote \(destination): \(results.count) runs, \(displays) displays in \(String(format: "%.2f", seconds)) s\n", to: 2)
     }

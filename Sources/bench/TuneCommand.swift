@@ -85,6 +85,9 @@ struct TuneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("FIGURE<=VALUE or FIGURE<VALUE on every seed, repeatable; figures: \(TuneFigure.all.map(\.name).joined(separator: ", ")).", valueName: "bound"))
     var constraint: [String] = []
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Also require every seed's hitch time ratio — milliseconds of hitches per second of scrolling, its worst workload's — to be at most this (Apple: under 5 is good, under 10 a warning, 10 or more critical).", valueName: "ms/s"))
+    var maxHitchRatio: String?
+
     @Option(help: ArgumentHelp("auto (the default), exhaustive or halving.", valueName: "method"))
     var search: String?
 
@@ -192,6 +195,9 @@ struct TuneCommand: ParsableCommand {
             TuneConstraint(figure: .kills, atMost: 0),
         ]
         constraints += try constraint.map { try TuneConstraint.parse($0, source: "--constraint") }
+        if let maxHitchRatio {
+            constraints.append(TuneConstraint(figure: .hitchRatio, atMost: try TuneFigure.hitchRatio.parseBound(maxHitchRatio, source: "--max-hitch-ratio")))
+        }
         return TuneCriteria(objective: objective, constraints: constraints)
     }
 }

@@ -69,6 +69,16 @@ import Testing
         Case(arguments: quickTune + ["--constraint", "peak_memory<=300", "--out", "<folder>/r.csv"], message: "--constraint: \(unit) \"300\" without one"),
     ]
 
+    static let hitchRatio = "expected milliseconds per second, ≥ 0 with at most 3 decimals (e.g. 5 or 5ms/s), found"
+
+    /// A hitch time ratio bound that is negative or not a number (issue 28's "Bad input").
+    static let badHitchRatios: [Case] = [
+        Case(arguments: quickRun + ["--max-hitch-ratio", "-5", "--out", "<folder>/r.csv"], message: "--max-hitch-ratio: \(hitchRatio) \"-5\""),
+        Case(arguments: quickRun + ["--max-hitch-ratio", "five", "--out", "<folder>/r.csv"], message: "--max-hitch-ratio: \(hitchRatio) \"five\""),
+        Case(arguments: quickTune + ["--max-hitch-ratio", "5.0001", "--out", "<folder>/r.csv"], message: "--max-hitch-ratio: \(hitchRatio) \"5.0001\""),
+        Case(arguments: quickTune + ["--constraint", "hitch_ratio<=-1", "--out", "<folder>/r.csv"], message: "--constraint: \(hitchRatio) \"-1\""),
+    ]
+
     /// Outputs that cannot be written, found before anything runs: nothing else is written
     /// either (the results file used to be left behind by a bad --per-launch).
     static let unwritableOutputs: [Case] = [
@@ -124,7 +134,7 @@ import Testing
              message: "--viewport-height: expected a height of 1...10000 points, found 1e+20"),
     ]
 
-    @Test(arguments: impossibleRequests + sizesWithoutAUnit + unwritableOutputs + fuzzFindings)
+    @Test(arguments: impossibleRequests + sizesWithoutAUnit + badHitchRatios + unwritableOutputs + fuzzFindings)
     func isRefusedInOneLineAndWritesNothing(_ input: Case) throws {
         let folder = try BenchProcess.scratch().path
         try "1,1,1\n2,2,1\n".write(toFile: folder + "/t.csv", atomically: true, encoding: .utf8)

@@ -43,7 +43,7 @@ import Testing
         let copy = try write(text, to: folder)
         let result = try BenchProcess.run(["compare", path, copy])
         #expect(result.status == 0 && result.stderr.isEmpty)
-        #expect(result.stdout.hasSuffix("8 rows compared: 0 worse, 0 better, 0 within tolerance, 8 unchanged\nno change: 8 rows, 20 metrics each\n"))
+        #expect(result.stdout.hasSuffix("8 rows compared: 0 worse, 0 better, 0 within tolerance, 8 unchanged\nno change: 8 rows, 24 metrics each\n"))
     }
 
     @Test func aHitRateWorseBeyondToleranceExitsOneNamingTheRow() throws {
@@ -145,7 +145,7 @@ import Testing
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0] == "### FeedBench results: regression: 1 row worse beyond tolerance")
-        #expect(lines[1] == "" && lines[2] == "Base `\(path)`, new `\(new)`, 20 metrics compared.")
+        #expect(lines[1] == "" && lines[2] == "Base `\(path)`, new `\(new)`, 24 metrics compared.")
         let table = lines.drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }
         #expect(Array(table) == [
             "| | row | metric | base | new | delta | change | tolerance |",

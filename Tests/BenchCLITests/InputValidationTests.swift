@@ -108,7 +108,7 @@ import Testing
     static let maxTimes = "expected a non-negative integer no larger than 9223372036854775807"
     static let scrollTimes = "expected a time in milliseconds from 0 to 86400000 (24 h)"
     static let fieldsOfProfile = "name, model, screenWidth, screenHeight, scale, refreshRate, columns, ramBytes, memoryWarningBytes, "
-        + "jetsamLimitBytes, decodeBytesPerSecond, diskReadBytesPerSecond, diskReadLatency, defaultNetwork, memoryCacheBytes, diskCacheBytes"
+        + "jetsamLimitBytes, decodeBytesPerSecond, diskReadBytesPerSecond, diskReadLatency, defaultNetwork, memoryCacheBytes, diskCacheBytes, cellConfigurationTime"
     static let resultsIdentity = "profile, network, policy, memory_limit_bytes, disk_limit_bytes, prefetch_window, trace, seed, launches, scenario"
 
     static let cases: [Case] = [
@@ -166,7 +166,7 @@ import Testing
         Case(type: .profile, inputClass: .headerOnly, contents: text("{}"),
              outcome: .refused(":1: name: expected every field of a profile (see README), found this one missing")),
         Case(type: .profile, inputClass: .wrongColumnCount, contents: profile(replacing: "  \"columns\": 1,", with: ""),
-             outcome: .refused(":18: columns: expected every field of a profile (see README), found this one missing")),
+             outcome: .refused(":19: columns: expected every field of a profile (see README), found this one missing")),
         Case(type: .profile, inputClass: .wrongColumnCount, contents: profile(replacing: "  \"columns\": 1,", with: "  \"columns\": 1, \"notes\": \"x\","),
              outcome: .refused(":8: notes: expected one of the profile fields (\(fieldsOfProfile)), found an unknown one")),
         Case(type: .profile, inputClass: .nonNumeric, contents: profile(replacing: "  \"columns\": 1,", with: "  \"columns\": \"three\","),
@@ -202,7 +202,7 @@ import Testing
              outcome: .refused(": expected rows with an identity also in <file>, found no identity in common (0 rows here, 0 there)")),
         Case(type: .results, inputClass: .wrongColumnCount,
              contents: text(resultsRows[0].joined(separator: ",") + "\n" + resultsRows[1].dropLast().joined(separator: ",") + "\n"),
-             outcome: .refused(":2: expected 36 fields as in the header, found 35")),
+             outcome: .refused(":2: expected 41 fields as in the header, found 40")),
         Case(type: .results, inputClass: .nonNumeric, contents: results(setting: "hit_rate", to: "abc"),
              outcome: .refused(":2: hit_rate: expected a rate from 0 to 1 with at most 6 decimals, found \"abc\"")),
         Case(type: .results, inputClass: .negative, contents: results(setting: "stalls", to: "-3"),

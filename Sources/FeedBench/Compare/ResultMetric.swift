@@ -18,13 +18,15 @@ public struct ResultMetric: Sendable, Equatable {
         case rate
         /// Milliseconds with 3 decimals.
         case milliseconds
+        /// Milliseconds per second with 3 decimals (a hitch time ratio).
+        case millisecondsPerSecond
 
         /// The decimals a cell may have; values are held as integers scaled by 10^decimals.
         public var decimals: Int {
             switch self {
             case .count, .bytes: 0
             case .rate: 6
-            case .milliseconds: 3
+            case .milliseconds, .millisecondsPerSecond: 3
             }
         }
 
@@ -34,6 +36,7 @@ public struct ResultMetric: Sendable, Equatable {
             case .count, .rate: ""
             case .bytes: " B"
             case .milliseconds: " ms"
+            case .millisecondsPerSecond: " ms/s"
             }
         }
     }
@@ -82,6 +85,11 @@ public struct ResultMetric: Sendable, Equatable {
         ResultMetric("jetsam_kills", .count, .lowerIsBetter, .absolute(0)),
         ResultMetric("evictions", .count, .informational),
         ResultMetric("reshown_viewed", .count, .lowerIsBetter, .absolute(0)),
+        ResultMetric("frames", .count, .informational),
+        ResultMetric("frames_late", .count, .lowerIsBetter, .percent(5)),
+        ResultMetric("hitch_time_ms", .milliseconds, .lowerIsBetter, .percent(5)),
+        ResultMetric("hitch_time_ratio_ms_per_s", .millisecondsPerSecond, .lowerIsBetter, .percent(5)),
+        ResultMetric("longest_hitch_ms", .milliseconds, .lowerIsBetter, .percent(5)),
     ]
 
     /// The metrics `bench compare` compares when `--metrics` is not given: every one with a
@@ -165,6 +173,7 @@ public struct ResultMetric: Sendable, Equatable {
         case .bytes: "a non-negative integer number of bytes"
         case .rate: "a rate from 0 to 1 with at most 6 decimals"
         case .milliseconds: "a non-negative number of milliseconds with at most 3 decimals" + (mayBeEmpty ? " (or empty)" : "")
+        case .millisecondsPerSecond: "a non-negative number of milliseconds per second with at most 3 decimals"
         }
     }
 

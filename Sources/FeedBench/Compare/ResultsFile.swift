@@ -105,6 +105,9 @@ public struct ResultsFile: Sendable {
         if found == RunResult.schema1Columns || found == RunResult.schema1Columns + SweepTable.columns.suffix(2) {
             throw refuse("found the first results schema, whose stall figures are not comparable (stall percentiles over stalled displays only, waits under way at a session's end left out, no display_latency_ms_* columns): re-run it with this bench")
         }
+        if found == RunResult.schema2Columns || found == RunResult.schema2Columns + SweepTable.columns.suffix(2) {
+            throw refuse("found the second results schema, without the main thread's frame columns (frames, frames_late, hitch_time_ms, hitch_time_ratio_ms_per_s, longest_hitch_ms): re-run it with this bench")
+        }
         if let index = zip(expected, found).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
             throw refuse("column \(index + 1) should be \(InputError.quote(expected[index])), found \(InputError.quote(found[index]))")
         }

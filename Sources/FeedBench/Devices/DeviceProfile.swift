@@ -34,6 +34,29 @@ public struct DeviceProfile: Sendable, Hashable, Codable {
     public var memoryCacheBytes: Int64
     /// The disk-cache size limit used when a run names none.
     public var diskCacheBytes: Int64
+    /// Main-thread time to configure and lay out one cell coming on screen (the memory-cache
+    /// lookup and setting an already decoded image included). Apple's only figure is "a couple
+    /// of milliseconds" for layout (Tech Talk 10855); the built-in profiles take 2 ms on the
+    /// low-end phone and scale it by the decoder's speed (`standardCellConfiguration`).
+    public var cellConfigurationTime: Int64
+
+    public init(name: String, model: String, screenWidth: Double, screenHeight: Double, scale: Double, refreshRate: Int,
+                columns: Int, ramBytes: Int64, memoryWarningBytes: Int64, jetsamLimitBytes: Int64, decodeBytesPerSecond: Int64,
+                diskReadBytesPerSecond: Int64, diskReadLatency: Int64, defaultNetwork: String, memoryCacheBytes: Int64,
+                diskCacheBytes: Int64, cellConfigurationTime: Int64? = nil) {
+        (self.name, self.model, self.screenWidth, self.screenHeight, self.scale) = (name, model, screenWidth, screenHeight, scale)
+        (self.refreshRate, self.columns, self.ramBytes) = (refreshRate, columns, ramBytes)
+        (self.memoryWarningBytes, self.jetsamLimitBytes) = (memoryWarningBytes, jetsamLimitBytes)
+        (self.decodeBytesPerSecond, self.diskReadBytesPerSecond, self.diskReadLatency) = (decodeBytesPerSecond, diskReadBytesPerSecond, diskReadLatency)
+        (self.defaultNetwork, self.memoryCacheBytes, self.diskCacheBytes) = (defaultNetwork, memoryCacheBytes, diskCacheBytes)
+        self.cellConfigurationTime = cellConfigurationTime ?? Self.standardCellConfiguration(decodeBytesPerSecond: decodeBytesPerSecond)
+    }
+
+    /// The cell-configuration time a profile gets unless it gives one: 2 ms at the low-end
+    /// phone's decoder speed (250 MiB/s), shorter in proportion on faster devices. O(1).
+    public static func standardCellConfiguration(decodeBytesPerSecond: Int64) -> Int64 {
+        2_000_000 * 250 * (1 << 20) / decodeBytesPerSecond
+    }
 
     /// The side of a cell, in points.
     public var cellSide: Double { screenWidth / Double(columns) }
@@ -104,8 +127,12 @@ extension DeviceProfile {
     public static let jsonFields = [
         "name", "model", "screenWidth", "screenHeight", "scale", "refreshRate", "columns", "ramBytes",
         "memoryWarningBytes", "jetsamLimitBytes", "decodeBytesPerSecond", "diskReadBytesPerSecond",
-        "diskReadLatency", "defaultNetwork", "memoryCacheBytes", "diskCacheBytes",
+        "diskReadLatency", "defaultNetwork", "memoryCacheBytes", "diskCacheBytes", "cellConfigurationTime",
     ]
+
+    /// The fields a profile JSON may leave out (files written before they existed): a missing
+    /// `cellConfigurationTime` is `standardCellConfiguration` of the file's decoder speed.
+    public static let optionalJSONFields: Set<String> = ["cellConfigurationTime"]
 
     /// Parses a profile from JSON bytes: one object with every field of `jsonFields` and no
     /// other (names as in the Swift type, sizes in bytes, times in nanoseconds), each checked
@@ -120,7 +147,7 @@ extension DeviceProfile {
             }
             fields[field.key] = field
         }
-        if let missing = Self.jsonFields.first(where: { fields[$0] == nil }) {
+        if let missing = Self.jsonFields.first(where: { fields[$0] == nil && !Self.optionalJSONFields.contains($0) }) {
             throw InputError(source: source, line: object.closingLine, field: missing,
                              "expected every field of a profile (see README), found this one missing")
         }
@@ -177,7 +204,9 @@ extension DeviceProfile {
             diskReadLatency: try integer("diskReadLatency", 0...60_000_000_000, "of nanoseconds"),
             defaultNetwork: try text("defaultNetwork", "one of \(networks.joined(separator: ", "))") { networks.contains($0) },
             memoryCacheBytes: try integer("memoryCacheBytes", sizes, "of bytes"),
-            diskCacheBytes: try integer("diskCacheBytes", sizes, "of bytes"))
+            diskCacheBytes: try integer("diskCacheBytes", sizes, "of bytes"),
+            cellConfigurationTime: fields["cellConfigurationTime"] == nil ? nil
+                : try integer("cellConfigurationTime", 0...1_000_000_000, "of nanoseconds"))
         guard jetsamLimitBytes >= memoryWarningBytes else {
             throw refuse("jetsamLimitBytes", "a size no smaller than memoryWarningBytes (\(memoryWarningBytes))")
         }

@@ -11,12 +11,13 @@ public enum ProfileCatalog {
              String(profile.refreshRate), String(profile.columns), profile.defaultNetwork]
         }, leftAligned: [0, 1, 6])
         lines.append("")
-        lines.append("Memory (MiB) and speed (MiB/s):")
+        lines.append("Memory (MiB), speed (MiB/s) and main-thread time to configure a cell:")
         lines += TextTable.render([["profile", "RAM", "warning", "jetsam", "memory cache", "disk cache", "decode", "disk read",
-                                    "read latency"]] + profiles.map { profile in
+                                    "read latency", "cell"]] + profiles.map { profile in
             [profile.name, mebibytes(profile.ramBytes), mebibytes(profile.memoryWarningBytes), mebibytes(profile.jetsamLimitBytes),
              mebibytes(profile.memoryCacheBytes), mebibytes(profile.diskCacheBytes), mebibytes(profile.decodeBytesPerSecond),
-             mebibytes(profile.diskReadBytesPerSecond), FixedPoint.ratio(profile.diskReadLatency, 1_000_000, decimals: 2) + " ms"]
+             mebibytes(profile.diskReadBytesPerSecond), FixedPoint.ratio(profile.diskReadLatency, 1_000_000, decimals: 2) + " ms",
+             FixedPoint.ratio(profile.cellConfigurationTime, 1_000_000, decimals: 2) + " ms"]
         }, leftAligned: [0])
         lines.append("")
         lines.append("Network presets (--network NAME or FILE; bench profiles --network NAME prints its JSON):")
@@ -39,7 +40,7 @@ public enum ProfileCatalog {
             number(profile.scale), String(profile.refreshRate), String(profile.columns), String(profile.ramBytes),
             String(profile.memoryWarningBytes), String(profile.jetsamLimitBytes), String(profile.decodeBytesPerSecond),
             String(profile.diskReadBytesPerSecond), String(profile.diskReadLatency), string(profile.defaultNetwork),
-            String(profile.memoryCacheBytes), String(profile.diskCacheBytes),
+            String(profile.memoryCacheBytes), String(profile.diskCacheBytes), String(profile.cellConfigurationTime),
         ]
         let fields = zip(DeviceProfile.jsonFields, values).map { "  \(string($0)): \($1)" }
         return "{\n" + fields.joined(separator: ",\n") + "\n}\n"

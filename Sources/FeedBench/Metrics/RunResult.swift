@@ -41,6 +41,8 @@ public struct RunResult: Sendable, Equatable {
     public var evictions = 0
     // Feed.
     public var reshownViewed = 0
+    /// The main thread's frames while the feed scrolled.
+    public var frames = FrameFigures()
     /// How the app behaved (launch strategy, offline spans, release-after-view): identity.
     public var scenario = "cacheFirst"
     /// Each launch's own figures (`--per-launch`), in launch order.
@@ -62,12 +64,17 @@ public struct RunResult: Sendable, Equatable {
         "api_requests", "image_requests", "cancelled_requests", "wasted_prefetches", "bytes_downloaded",
         "peak_memory_bytes", "mean_memory_bytes", "memory_warnings", "jetsam_kills", "evictions",
         "reshown_viewed",
+        "frames", "frames_late", "hitch_time_ms", "hitch_time_ratio_ms_per_s", "longest_hitch_ms",
     ]
 
     /// The header of results files written before the display-latency columns (schema 1: stall
     /// percentiles only over stalled displays, waits under way at a session's end not counted,
     /// `first_image_ms` 0 when no image was shown), so readers can say why they refuse one.
-    public static let schema1Columns = columns.filter { !$0.hasPrefix("display_latency_ms_") }
+    public static let schema1Columns = schema2Columns.filter { !$0.hasPrefix("display_latency_ms_") }
+
+    /// The header of results files written before the frame columns (schema 2: no main thread,
+    /// no hitches), so readers can say why they refuse one.
+    public static let schema2Columns = Array(columns.prefix { $0 != "frames" })
 
     /// The identity columns: two rows with equal values here describe the same experiment.
     public static let identityColumns = Array(columns.prefix(10))
@@ -117,7 +124,13 @@ public struct RunResult: Sendable, Equatable {
                 String(apiRequests), String(imageRequests), String(cancelledRequests), String(wastedPrefetches),
                 String(bytesDownloaded),
                 String(peakMemoryBytes), String(meanMemoryBytes), String(memoryWarnings), String(jetsamKills),
-                String(evictions), String(reshownViewed)]
+                String(evictions), String(reshownViewed)] + frameCells
+    }
+
+    /// The frame columns' cells.
+    var frameCells: [String] {
+        [String(frames.frames), String(frames.framesLate), FixedPoint.ratio(frames.hitchTime, 1_000_000, decimals: 3),
+         frames.hitchRatio, FixedPoint.ratio(frames.longestHitch, 1_000_000, decimals: 3)]
     }
 
     /// The figures as `ResultsFile` reads them back: one integer per `ResultMetric.all`, scaled

@@ -18,6 +18,10 @@ struct CacheTiers {
     let sweepInterval: Int64?
     let diskReadLatency: Int64
     let diskReadBytesPerSecond: Int64
+    /// Images put in the memory cache undecoded and not drawn since (only when the main thread
+    /// decodes them at their first draw).
+    private var undrawn: Set<UInt64> = []
+    private let tracksDraws: Bool
 
     init(configuration: PipelineConfiguration, profile: DeviceProfile) throws {
         // Policy ages are in seconds; the simulator's clock counts nanoseconds.
@@ -40,7 +44,12 @@ struct CacheTiers {
         sweepInterval = configuration.memorySweepInterval
         diskReadLatency = profile.diskReadLatency
         diskReadBytesPerSecond = profile.diskReadBytesPerSecond
+        tracksDraws = configuration.decodesOnMainThread
     }
+
+    /// `url` is drawn now: whether it was put in the memory cache undecoded since its last draw.
+    /// O(1).
+    mutating func drawn(_ url: UInt64) -> Bool { undrawn.remove(url) != nil }
 
     /// The bitmap bytes an image costs once decoded (DESIGN.md §1.4). O(1).
     func decodedBytes(_ image: ImageDescriptor) -> Int64 {
@@ -70,6 +79,7 @@ struct CacheTiers {
         if let largestEntryBytes, Double(bytes) >= largestEntryBytes { return }
         if memory.contains(image.url) { return }
         memory.insert(CacheRequest(key: image.url, size: bytes, time: now))
+        if tracksDraws { undrawn.insert(image.url) }
     }
 
     /// Writes downloaded data to the disk cache unless it is there already.

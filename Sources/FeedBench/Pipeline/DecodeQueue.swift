@@ -3,7 +3,8 @@ import DequeModule
 /// The image decoder: at most `limit` decodes run at once (Nuke: 1; `nil`: any number), the
 /// rest wait in arrival order, and the next to start is the first high-priority one waiting,
 /// else the first. It counts the bitmap bytes being decoded (app memory) and how long a decode
-/// takes: the full-size bitmap's bytes at the device's decode rate.
+/// takes: the full-size bitmap's bytes at the device's decode rate. A decoder that leaves images
+/// for the main thread to decode at their first draw (`onMainThread`) takes no time here.
 struct DecodeQueue {
     struct Waiting {
         let url: UInt64
@@ -13,15 +14,22 @@ struct DecodeQueue {
     let limit: Int?
     /// Decoded bitmap bytes produced per second.
     let bytesPerSecond: Int64
+    let onMainThread: Bool
     /// Decodes waiting for a slot, in arrival order.
     private(set) var waiting = Deque<Waiting>()
     private(set) var running = 0
     /// Bitmap bytes of the images being decoded.
     private(set) var bytesDecoding: Int64 = 0
 
-    init(limit: Int?, bytesPerSecond: Int64) {
+    init(limit: Int?, bytesPerSecond: Int64, onMainThread: Bool = false) {
         self.limit = limit
         self.bytesPerSecond = bytesPerSecond
+        self.onMainThread = onMainThread
+    }
+
+    /// How long decoding `image` takes, wherever it runs. O(1).
+    func duration(of image: ImageDescriptor) -> Int64 {
+        Int64(image.pixelWidth) * Int64(image.pixelHeight) * 4 * 1_000_000_000 / bytesPerSecond
     }
 
     /// Starts decoding `image` into a bitmap of `bitmapBytes` and returns how long it takes, in
@@ -33,8 +41,7 @@ struct DecodeQueue {
         }
         running += 1
         bytesDecoding += bitmapBytes
-        let sourceBytes = Int64(image.pixelWidth) * Int64(image.pixelHeight) * 4
-        return sourceBytes * 1_000_000_000 / bytesPerSecond
+        return onMainThread ? 0 : duration(of: image)
     }
 
     /// A decode of a `bitmapBytes` bitmap finished: its slot is free.

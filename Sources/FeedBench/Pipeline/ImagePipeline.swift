@@ -66,7 +66,8 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
         tasks = TaskTable(connectionLimit: network.connectionsPerHost, raisesPriorityOnJoin: configuration.raisesPriorityOnJoin,
                           prefetchLowPriority: configuration.prefetch.lowPriority)
         rateLimit = RateLimitFront(configuration.downloadRateLimit)
-        decodes = DecodeQueue(limit: configuration.decodeConcurrency, bytesPerSecond: profile.decodeBytesPerSecond)
+        decodes = DecodeQueue(limit: configuration.decodeConcurrency, bytesPerSecond: profile.decodeBytesPerSecond,
+                              onMainThread: configuration.decodesOnMainThread)
         prefetcher = PrefetchBatches(limit: configuration.prefetch.concurrency, perBatch: configuration.prefetch.perBatch)
         outputs = PipelineOutputs()
     }
@@ -94,6 +95,15 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
 
     /// The bitmap bytes an image costs once decoded (DESIGN.md §1.4).
     func decodedBytes(_ image: ImageDescriptor) -> Int64 { caches.decodedBytes(image) }
+
+    /// The main thread's time to decode `image` as it is drawn now: the decode of an image the
+    /// pipeline left undecoded, the first time it is drawn since it came from the network or
+    /// the disk (`fresh`: handed to a waiting cell) or into the memory cache; 0 when the
+    /// pipeline decodes off the main thread. O(1).
+    mutating func drawDecodeTime(_ image: ImageDescriptor, fresh: Bool) -> Int64 {
+        guard decodes.onMainThread, caches.drawn(image.url) || fresh else { return 0 }
+        return decodes.duration(of: image)
+    }
 
     /// Bytes of downloads under way and of bitmaps being decoded (app memory).
     var bytesInFlight: Int64 { transport.bytesReceived + decodes.bytesDecoding }

@@ -61,6 +61,13 @@ public struct PipelineConfiguration: Sendable {
     public var downsample: Bool
     /// Images decoded at once (Nuke: 1); `nil`: each image as soon as its data is there.
     public var decodeConcurrency: Int?
+    /// Whether a full-size image is left undecoded for Core Animation to decode on the main
+    /// thread at its first draw (Kingfisher without `backgroundDecode`) rather than decoded on
+    /// the library's queue (Nuke, SDWebImage, plain policies). A downsampled image is decoded
+    /// while it is made, off the main thread, either way.
+    public var decodesAtFirstDraw = false
+    /// Whether images are decoded on the main thread: `decodesAtFirstDraw` at full size.
+    var decodesOnMainThread: Bool { decodesAtFirstDraw && !downsample }
     /// Nuke's token bucket in front of the download queue; `nil`: none.
     public var downloadRateLimit: DownloadRateLimit?
     /// Whether a display joining a queued low-priority prefetch raises it to high priority

@@ -32,6 +32,9 @@ public struct CachePreset: Sendable, Hashable {
     public var decodesFullSize: Bool
     /// Images decoded at once; `nil`: no shared limit.
     public var decodeConcurrency: Int?
+    /// Whether a full-size image is left for Core Animation to decode on the main thread at its
+    /// first draw (Kingfisher unless `backgroundDecode`; `kingfisher:background-decode` sets it).
+    public var decodesAtFirstDraw = false
     public var downloadRateLimit: DownloadRateLimit?
     public var raisesPriorityOnJoin = true
     public var prefetch = PrefetchSettings()
@@ -86,6 +89,7 @@ public struct CachePreset: Sendable, Hashable {
         kingfisher.memorySweepSeconds = 120
         kingfisher.diskMaxAge = 7 * 86_400
         kingfisher.decodeConcurrency = 1
+        kingfisher.decodesAtFirstDraw = true // `backgroundDecode` is off by default
         kingfisher.raisesPriorityOnJoin = false
         kingfisher.prefetch.concurrency = 5
         kingfisher.prefetch.perBatch = true
@@ -94,7 +98,7 @@ public struct CachePreset: Sendable, Hashable {
         kingfisher.cancelsOnDisappear = false
         kingfisher.notModelled = [
             "NSCache's eviction order, which Apple does not specify (modelled as LRU)",
-            "decoding happens on the main thread as an image is first drawn (modelled as one decode at a time)",
+            "loadDiskFileSynchronously (off in UIKit, on in SwiftUI's KFImage): disk reads stay off the main thread",
             "the disk cache's clean-up when the app goes to the background (7 days never pass in a run)",
         ]
         return kingfisher
@@ -129,6 +133,7 @@ public struct CachePreset: Sendable, Hashable {
     public static let parameterHelp = [
         ("downsample", "decode to the cell's pixel size (Nuke's resize processor, Kingfisher's DownsamplingImageProcessor, SDWebImage's thumbnail size)"),
         ("full-size", "decode at the image's full size (the libraries' default)"),
+        ("background-decode", "decode off the main thread (Kingfisher's backgroundDecode option; the other libraries always do)"),
         ("prefetch=1…32", "prefetches a prefetcher runs at once"),
     ]
 
@@ -140,10 +145,11 @@ public struct CachePreset: Sendable, Hashable {
             throw InputError(source: source, "unknown preset \(InputError.quote(parts[0])); expected one of \(all.map(\.name).joined(separator: ", "))")
         }
         for parameter in parts.dropFirst() {
-            let expected = "expected downsample, full-size or prefetch=1…32"
+            let expected = "expected downsample, full-size, background-decode or prefetch=1…32"
             switch parameter {
             case "downsample": preset.decodesFullSize = false
             case "full-size": preset.decodesFullSize = true
+            case "background-decode": preset.decodesAtFirstDraw = false
             case _ where parameter.hasPrefix("prefetch="):
                 guard let count = Int(parameter.dropFirst("prefetch=".count)), (1...32).contains(count) else {
                     throw InputError(source: source, "preset \(preset.name): \(InputError.quote(parameter)) is out of range; expected prefetch=1…32")
@@ -181,6 +187,7 @@ public struct CachePreset: Sendable, Hashable {
         configuration.maxEntryShare = maxEntryShare
         configuration.memorySweepInterval = memorySweepSeconds.map { $0 * 1_000_000_000 }
         configuration.decodeConcurrency = decodeConcurrency
+        configuration.decodesAtFirstDraw = decodesAtFirstDraw
         configuration.downloadRateLimit = downloadRateLimit
         configuration.raisesPriorityOnJoin = raisesPriorityOnJoin
         configuration.cancelsOnDisappear = cancelsOnDisappear

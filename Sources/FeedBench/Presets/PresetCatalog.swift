@@ -54,7 +54,7 @@ extension CachePreset {
             ("decoded size", decodesFullSize
                 ? "full size: width × height × 4 bytes (\(name):downsample decodes to the cell)"
                 : "the cell's pixels × 4 bytes (\(name):full-size decodes at full size)"),
-            ("decoding", decodeConcurrency.map { "\($0) image at a time" } ?? "no shared limit: each image as soon as its data is there"),
+            ("decoding", decodingText),
             ("memory warning", "clears the memory cache"),
             ("background", backgroundText),
             ("disk cache", diskText),
@@ -65,6 +65,14 @@ extension CachePreset {
                                                           : "its download continues into the caches"),
             ("prefetcher", prefetcherText),
         ]
+    }
+
+    var decodingText: String {
+        let queue = decodeConcurrency.map { "\($0) image at a time" } ?? "no shared limit: each image as soon as its data is there"
+        guard decodesAtFirstDraw else { return "off the main thread, " + queue }
+        return decodesFullSize
+            ? "on the main thread at an image's first draw, by Core Animation (\(name):background-decode decodes off it)"
+            : "off the main thread while downsampling (ImageIO's thumbnail, cached immediately), " + queue
     }
 
     var memoryCacheText: String {

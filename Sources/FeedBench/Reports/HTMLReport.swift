@@ -43,15 +43,14 @@ public enum HTMLReport {
             page.line("<p class=\"recommendation\">\(SVGText.escape(recommendation(decision)))</p>")
             page.line("<p class=\"help\">\(SVGText.escape(rule(decision)))</p>")
 
-            let heatmaps = ReportCharts.stallHeatmaps(decision)
-            page.line("<h3>Stalls by prefetch window and memory cache</h3>")
-            page.line("<p class=\"help\">One map per policy, all on the same colours: each cell is the mean stalls a seed (hover for "
-                      + "the range, display latency and peak memory). The recommended configuration has a thick outline and a star; those "
-                      + "within the seeds' noise of it a dashed outline; those over the memory limit are hatched grey.</p>")
-            page.line("<div class=\"charts\">")
-            for panel in heatmaps.panels { page.append(SVGHeatmap.render(panel)) }
-            page.append(SVGHeatmap.render(heatmaps.key))
-            page.line("</div>")
+            heatmapSection("Stalls by prefetch window and memory cache", ReportCharts.stallHeatmaps(decision), into: &page,
+                           help: "One map per policy, all on the same colours: each cell is the mean stalls a seed (hover for "
+                               + "the range, display latency and peak memory). The recommended configuration has a thick outline and a star; those "
+                               + "within the seeds' noise of it a dashed outline; those over the memory limit are hatched grey.")
+            heatmapSection("Hitches by prefetch window and memory cache", ReportCharts.hitchHeatmaps(decision), into: &page,
+                           help: "The same maps for scroll smoothness: each cell is the mean over the seeds of the hitch time "
+                               + "ratio, milliseconds of hitches per second of scrolling (the worst workload's). Apple calls under 5 ms/s good, "
+                               + "under 10 a warning, 10 or more critical.")
 
             page.line("<h3>Memory and stalls</h3>")
             page.line("<div class=\"charts\">")
@@ -89,6 +88,16 @@ public enum HTMLReport {
         page.line("</body>")
         page.line("</html>")
         return page.text
+    }
+
+    /// A heading, its help and one figure of heatmaps with their key.
+    static func heatmapSection(_ title: String, _ heatmaps: (panels: [Heatmap], key: HeatmapKey), into page: inout MarkupWriter, help: String) {
+        page.line("<h3>\(title)</h3>")
+        page.line("<p class=\"help\">\(help)</p>")
+        page.line("<div class=\"charts\">")
+        for panel in heatmaps.panels { page.append(SVGHeatmap.render(panel)) }
+        page.append(SVGHeatmap.render(heatmaps.key))
+        page.line("</div>")
     }
 
     static func runs(_ count: Int) -> String { count == 1 ? "1 run" : "\(count) runs" }

@@ -42,13 +42,15 @@ public struct MatrixSummary: Sendable {
     /// them: the first `equivalentCount` of `ranking`.
     public let equivalentCount: Int
 
-    public init(profile: DeviceProfile, results: [RunResult]) {
-        self.init(profile: profile, runs: results.map(Run.init))
+    public init(profile: DeviceProfile, results: [RunResult], maxHitchRatio: Int64? = nil) {
+        self.init(profile: profile, runs: results.map(Run.init), maxHitchRatio: maxHitchRatio)
     }
 
-    public init(profile: DeviceProfile, runs: [Run]) {
+    /// `maxHitchRatio`, in thousandths of a ms per second, bounds every seed's hitch time ratio
+    /// too (`--max-hitch-ratio`).
+    public init(profile: DeviceProfile, runs: [Run], maxHitchRatio: Int64? = nil) {
         self.profile = profile
-        criteria = Self.criteria(for: profile)
+        criteria = Self.criteria(for: profile, maxHitchRatio: maxHitchRatio)
         let candidates = Self.candidates(runs)
         (ranking, equivalentCount) = criteria.ranking(candidates)
         seeds = candidates.map(\.samples.count).max() ?? 0
@@ -56,9 +58,10 @@ public struct MatrixSummary: Sendable {
 
     /// The main job's criteria on `profile`: mean stalls, peak memory at most the warning
     /// threshold and no kill on every seed — `bench tune`'s defaults.
-    public static func criteria(for profile: DeviceProfile) -> TuneCriteria {
+    public static func criteria(for profile: DeviceProfile, maxHitchRatio: Int64? = nil) -> TuneCriteria {
         TuneCriteria(objective: .stalls, constraints: [TuneConstraint(figure: .peakMemory, atMost: profile.memoryWarningBytes),
-                                                       TuneConstraint(figure: .kills, atMost: 0)])
+                                                       TuneConstraint(figure: .kills, atMost: 0)]
+                                                       + (maxHitchRatio.map { [TuneConstraint(figure: .hitchRatio, atMost: $0)] } ?? []))
     }
 
     /// The runs grouped by configuration (policy, memory limit, window) in the order each first
@@ -130,12 +133,14 @@ public struct MatrixSummary: Sendable {
         }
         if ranking.count > limit { lines.append("… \(ranking.count - limit) more in the CSV") }
         guard let best = recommended else {
-            lines.append(style.paint("Recommended: none — every configuration went over the profile's memory limit", .red))
+            let limits = criteria.constraints.count > 2 ? "memory limit or the hitch ratio allowed" : "memory limit"
+            lines.append(style.paint("Recommended: none — every configuration went over the profile's \(limits)", .red))
             return lines.joined(separator: "\n") + "\n"
         }
         lines.append(style.paint("Recommended: \(best.policy), memory cache \(FixedPoint.cacheLimit(best.memoryLimitBytes)), prefetch window \(best.window)", .bold))
         let stalls = best.spread(.stalls)
         lines.append("  stalls \(TuneFigure.stalls.format(stalls.mean)) a seed (\(stalls.min)–\(stalls.max) over \(seedText)), display wait p95 \(milliseconds(best.spread(.displayP95).mean)), peak memory \(FixedPoint.mebibytes(Int64(best.spread(.peakMemory).mean.rounded())))")
+        lines.append("  " + hitchLine(best))
         if equivalentCount > 1 {
             lines.append("  \(equivalentCount - 1) more tie within the seeds' noise (≈ best); of those, the smallest cache, then fewest bytes")
         }
@@ -156,6 +161,14 @@ public struct MatrixSummary: Sendable {
             notes.append("  note: the largest window tried; a larger one may stall less (try larger --window values)")
         }
         return notes
+    }
+
+    /// The recommendation's hitch time ratio (the worst workload's, mean over the seeds) with
+    /// Apple's band for it.
+    func hitchLine(_ best: TuneCandidate) -> String {
+        let ratio = best.spread(.hitchRatio)
+        return "hitches \(TuneFigure.hitchRatio.format(ratio.mean)) of scrolling: \(FrameFigures.band(msPerSecond: ratio.mean / 1_000))"
+            + " (Apple: good < 5, warning < 10, critical ≥ 10 ms/s)"
     }
 
     /// Thousandths of a millisecond as `391.2 ms`.

@@ -1,6 +1,7 @@
 /// Frames: the trace moves the viewport; cells entering the screen ask the pipeline for their
 /// images and wait for them (stalls), cells leaving it withdraw what they asked for, and the
-/// prefetcher's window follows.
+/// prefetcher's window follows. The main thread is given each cell's configuration and each
+/// main-thread decode, and commits the frame (hitches).
 extension FeedApp {
     mutating func frame(_ index: Int, at now: Int64) throws {
         viewport.scroll(toFrame: index, itemCount: list.count, shown: launch.feedShown)
@@ -15,6 +16,9 @@ extension FeedApp {
         if supply.buffers { moveThroughBuffer() }
         updatePrefetch(at: now)
         refillIfLow(at: now)
+        let hitchBefore = mainThread.figures.hitchTime
+        mainThread.commit(at: now, interval: viewport.trace.frameInterval, scrolled: viewport.moved)
+        prefetcher.noteHitch(mainThread.figures.hitchTime - hitchBefore)
 
         if let next = viewport.frameAfter(index, launchStart: launch.start) {
             clock.schedule(.frame(index: index + 1, launch: launch.index), at: next)
@@ -33,6 +37,7 @@ extension FeedApp {
         list.displayed(index)
         let bitmap = pipeline.decodedBytes(image)
         let outcome = pipeline.requestDisplay(image, at: now, queue: &clock)
+        mainThread.add(configuration.profile.cellConfigurationTime)
         if supply.release(image.url), !prefetcher.holds(index) {
             pipeline.stopPrefetch(image.url, at: now, queue: &clock)
         }
@@ -48,7 +53,10 @@ extension FeedApp {
         // A memory hit shows its image on this frame; the other cells wait for theirs.
         let shown = outcome == .memoryHit
         viewport.show(index, url: image.url, waitingSince: shown ? nil : now, bitmapBytes: bitmap)
-        if shown { showedImage(at: now) }
+        if shown {
+            mainThread.add(pipeline.drawDecodeTime(image, fresh: false))
+            showedImage(at: now)
+        }
         deliverImages(at: now)
     }
 
@@ -69,6 +77,7 @@ extension FeedApp {
         for url in pipeline.takeReady() {
             guard let index = list.index(of: url), let since = viewport.stopWaiting(index) else { continue }
             recordStall(since: since, at: now)
+            mainThread.add(pipeline.drawDecodeTime(list[index], fresh: true))
             showedImage(at: now)
         }
         for url in pipeline.takeFailed() {

@@ -15,6 +15,7 @@ extension FeedApp {
         feed.startLaunch(index, at: start)
         history.startLaunch()
         let traceSeed = session.traceSeed(configuration.seed, launch: index, launches: configuration.launches)
+        mainThread.restart()
         viewport.startLaunch(trace: configuration.workload.trace(profile: configuration.profile, seed: traceSeed))
         list = FeedList()
         prefetcher.startLaunch(at: start)

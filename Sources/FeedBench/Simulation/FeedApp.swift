@@ -14,7 +14,7 @@ public struct DisplayRecord: Sendable, Equatable {
 /// `Viewport` (trace → offsets → visible cells), the `Prefetcher` (the window and its changes),
 /// the `FeedList` and the `FeedSupply` (the display list, API calls, refills, seed 000's
 /// buffer), the `LaunchController` (strategies, outages, what is shown first), the
-/// `MemoryGuard`, the `ViewHistory` and the `RunRecorders`. The app routes the events between
+/// `MemoryGuard`, the `ViewHistory`, the `RunRecorders` and the `MainThread` (frames, hitches). The app routes the events between
 /// them and the image pipeline: parts answer in values (the cells that entered and left, the
 /// loads to start and stop) and the app turns those into calls; it holds no state a part owns.
 ///
@@ -39,6 +39,7 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
     var memory: MemoryGuard
     var history: ViewHistory
     var recorders: RunRecorders
+    var mainThread: MainThread
 
     /// Prepares a run on `clock`, with the transports `transports` makes from the session's
     /// seed; the feed store lives in memory unless `storePath` names a file. A file that earlier
@@ -66,6 +67,7 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
         supply = FeedSupply(rules: configuration.rules, bufferLimit: configuration.bufferLimit)
         memory = MemoryGuard(profile: configuration.profile, respondsToWarnings: configuration.pipeline.respondsToMemoryWarnings)
         recorders = RunRecorders(recordsTimeline: configuration.recording.timeline)
+        mainThread = MainThread(budget: configuration.profile.frameInterval)
     }
 
     /// Runs every launch to the end of its scroll trace, taking events from the clock until the
@@ -116,6 +118,7 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
         result.peakMemoryBytes = memory.meter.peak
         result.meanMemoryBytes = memory.meter.mean(upTo: end)
         result.evictions = pipeline.memoryCache.occupancy.evictions
+        result.frames = mainThread.figures
         result.imageRequests = pipeline.imageRequests
         result.cancelledRequests = pipeline.cancelledRequests
         result.bytesDownloaded = pipeline.bytesDownloaded

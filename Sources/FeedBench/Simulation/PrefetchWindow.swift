@@ -54,8 +54,10 @@ public struct PrefetchWindow: Sendable, Hashable, CustomStringConvertible {
 ///   (speed smoothed over ~100 ms), at most 100.
 /// - `adaptive` / `adaptive:N`: seed 000's feedback loop. Starts at N (default 20); once per
 ///   simulated second it halves (down to 2) when tracked memory is above 80 % of the warning
-///   threshold, shrinks by a quarter when more than 2 cells stalled in that second, and grows
-///   back by a quarter of N (up to N) when memory is under 60 % and nothing stalled.
+///   threshold, shrinks by a quarter when more than 2 cells stalled in that second or frames
+///   hitched for more than 5 ms in it (Apple's "good" hitch time ratio ends at 5 ms/s), and
+///   grows back by a quarter of N (up to N) when memory is under 60 %, nothing stalled and the
+///   hitches stayed within that.
 public enum WindowMode: Sendable, Hashable, CustomStringConvertible {
     case items(PrefetchWindow)
     case screens(Double)

@@ -97,10 +97,15 @@ struct Prefetcher {
     /// windows through sets of URLs was a tenth of a run.
     private var marks: [UInt8] = []
     private var lastRequest: Request?
-    /// The adaptive window's current size, when it last adapted, and the stalls since.
+    /// The adaptive window's current size, when it last adapted, and the stalls and hitch time
+    /// since.
     private(set) var adaptiveAhead = 0
     private var lastAdaptation: Int64 = 0
     private var stallsSinceAdaptation = 0
+    private var hitchSinceAdaptation: Int64 = 0
+    /// The hitch time in one second over which the adaptive window shrinks: Apple's "good"
+    /// hitch time ratio ends at 5 ms/s.
+    static let hitchBudgetPerSecond: Int64 = 5_000_000
 
     init(mode: WindowMode, profile: DeviceProfile) {
         sizing = Sizing(mode: mode, profile: profile)
@@ -116,6 +121,7 @@ struct Prefetcher {
         adaptiveAhead = if case let .adaptive(start) = sizing.mode { start } else { 0 }
         lastAdaptation = now
         stallsSinceAdaptation = 0
+        hitchSinceAdaptation = 0
     }
 
     /// Whether item `index` is in the window. O(1).
@@ -154,22 +160,27 @@ struct Prefetcher {
     /// A cell waited for its image (the adaptive window counts them). O(1).
     mutating func noteStall() { stallsSinceAdaptation += 1 }
 
+    /// A frame hitched for `time` (the adaptive window counts it). O(1).
+    @inline(__always)
+    mutating func noteHitch(_ time: Int64) { hitchSinceAdaptation += time }
+
     /// Seed 000's feedback loop, once per simulated second (see `WindowMode.adaptive`), with
     /// tracked memory at `memoryLevel`: halve above 80 % of the warning threshold, shrink by a
-    /// quarter after more than two stalls, grow by a quarter of the start below 60 % without
-    /// stalls. O(1).
+    /// quarter after more than two stalls or a hitch time ratio over 5 ms/s, grow by a quarter
+    /// of the start below 60 % without stalls and within that ratio. O(1).
     mutating func adapt(at now: Int64, memoryLevel: Int64) {
         guard case let .adaptive(start) = sizing.mode, now - lastAdaptation >= 1_000_000_000 else { return }
         let threshold = Double(warningBytes)
         let level = Double(memoryLevel)
         if level > 0.8 * threshold {
             adaptiveAhead = max(2, adaptiveAhead / 2)
-        } else if stallsSinceAdaptation > 2 {
+        } else if stallsSinceAdaptation > 2 || hitchSinceAdaptation > Self.hitchBudgetPerSecond {
             adaptiveAhead = max(2, adaptiveAhead - max(1, adaptiveAhead / 4))
         } else if level < 0.6 * threshold && stallsSinceAdaptation == 0 {
             adaptiveAhead = min(start, adaptiveAhead + max(1, start / 4))
         }
         lastAdaptation = now
         stallsSinceAdaptation = 0
+        hitchSinceAdaptation = 0
     }
 }

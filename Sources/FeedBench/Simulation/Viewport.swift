@@ -48,6 +48,8 @@ struct Viewport {
     private(set) var visible = 0..<0
     /// Smoothed scroll speed in points per second (for the velocity window).
     private(set) var speed = 0.0
+    /// Whether the last `scroll` moved the screen.
+    private(set) var moved = false
     /// The cell showing each item (`nil` while the item is off screen), indexed as the feed's
     /// items: looked up several times an event, so an array rather than a dictionary.
     private(set) var cells: [Cell?] = []
@@ -65,6 +67,7 @@ struct Viewport {
         visible = 0..<0
         cells = []
         speed = 0
+        moved = false
     }
 
     /// The feed appended an item: its cell slot, empty. Amortized O(1).
@@ -83,6 +86,7 @@ struct Viewport {
         let maxOffset = max(0, Double(rows) * grid.cellSide - grid.screenHeight)
         let previous = offset
         offset = min(max(offset + delta, 0), maxOffset)
+        moved = offset != previous
         speed = 0.85 * speed + 0.15 * abs(offset - previous) / (Double(trace.frameInterval) / 1e9)
     }
 

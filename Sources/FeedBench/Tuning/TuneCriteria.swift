@@ -17,6 +17,8 @@ public struct TuneSample: Sendable, Equatable {
     public var peakMemory: Int64 = 0
     public var warnings: Int64 = 0
     public var kills: Int64 = 0
+    /// Hitch time per second of scrolling, worst workload, thousandths of a ms per second.
+    public var hitchRatio: Int64 = 0
 
     public init() {}
 
@@ -35,6 +37,7 @@ public struct TuneSample: Sendable, Equatable {
         peakMemory = max(peakMemory, values[columns.peakMemory])
         warnings += values[columns.warnings]
         kills += values[columns.kills]
+        hitchRatio = max(hitchRatio, values[columns.hitchRatio])
     }
 
     /// Where each figure is among `ResultMetric.all`.
@@ -42,7 +45,7 @@ public struct TuneSample: Sendable, Equatable {
                           displays: column("displays"), memoryHits: column("memory_hits"), diskHits: column("disk_hits"),
                           requests: column("image_requests"), bytes: column("bytes_downloaded"),
                           peakMemory: column("peak_memory_bytes"), warnings: column("memory_warnings"),
-                          kills: column("jetsam_kills"))
+                          kills: column("jetsam_kills"), hitchRatio: column("hitch_time_ratio_ms_per_s"))
 
     static func column(_ name: String) -> Int { ResultMetric.all.firstIndex { $0.name == name }! }
 }
@@ -73,7 +76,7 @@ public struct TuneFigure: Sendable, Equatable {
     let value: @Sendable (TuneSample) -> Int64
 
     enum Unit: Sendable, Equatable {
-        case count, bytes, thousandthsOfMillisecond
+        case count, bytes, thousandthsOfMillisecond, thousandthsOfMillisecondPerSecond
     }
 
     public static func == (a: TuneFigure, b: TuneFigure) -> Bool { a.name == b.name }
@@ -86,16 +89,25 @@ public struct TuneFigure: Sendable, Equatable {
     public static let peakMemory = TuneFigure(name: "peak_memory", meaning: "peak tracked memory, worst workload", unit: .bytes) { $0.peakMemory }
     public static let warnings = TuneFigure(name: "warnings", meaning: "memory warnings, summed", unit: .count) { $0.warnings }
     public static let kills = TuneFigure(name: "kills", meaning: "jetsam kills, summed", unit: .count) { $0.kills }
+    public static let hitchRatio = TuneFigure(name: "hitch_ratio", meaning: "hitch time per second of scrolling, worst workload (ms/s)", unit: .thousandthsOfMillisecondPerSecond) { $0.hitchRatio }
 
     /// What `--objective` takes.
     public static let objectives: [TuneFigure] = [stalls, displayP95, stallP95, requests, bytes]
     /// What `--constraint` takes.
-    public static let all: [TuneFigure] = [stalls, displayP95, stallP95, requests, bytes, peakMemory, warnings, kills]
+    public static let all: [TuneFigure] = [stalls, displayP95, stallP95, requests, bytes, peakMemory, warnings, kills, hitchRatio]
 
     /// The figure called `name` among `choices`, or a refusal from `source` listing them.
     public static func named(_ name: String, among choices: [TuneFigure], source: String) throws -> TuneFigure {
         if let figure = choices.first(where: { $0.name == name }) { return figure }
         throw InputError(source: source, "unknown figure \(InputError.quote(name)); expected one of \(choices.map(\.name).joined(separator: ", "))")
+    }
+
+    /// Stored values per unit shown: 1,000 for the figures held in thousandths.
+    var storedPerShown: Double {
+        switch unit {
+        case .count, .bytes: 1
+        case .thousandthsOfMillisecond, .thousandthsOfMillisecondPerSecond: 1_000
+        }
     }
 
     /// A value as written in tables: `450.0 MiB`, `391.2 ms`, `7`; `decimals` for means.
@@ -104,12 +116,13 @@ public struct TuneFigure: Sendable, Equatable {
         case .count: FixedPoint.decimal(value, decimals: 1).trimmingZeroDecimals()
         case .bytes: FixedPoint.decimal(value / 1_048_576, decimals: 1) + " MiB"
         case .thousandthsOfMillisecond: FixedPoint.decimal(value / 1_000, decimals: 1) + " ms"
+        case .thousandthsOfMillisecondPerSecond: FixedPoint.decimal(value / 1_000, decimals: 1) + " ms/s"
         }
     }
 
     /// Parses a bound's value in this figure's unit: sizes (`300MB`), milliseconds (`250ms`
     /// or `250`), counts.
-    func parseBound(_ text: String, source: String) throws -> Int64 {
+    public func parseBound(_ text: String, source: String) throws -> Int64 {
         switch unit {
         case .bytes:
             return try Quantities.byteSize(text, source: source)
@@ -117,6 +130,12 @@ public struct TuneFigure: Sendable, Equatable {
             let number = text.hasSuffix("ms") ? String(text.dropLast(2)) : text
             guard let value = ResultMetric.parseScaled(Substring(number), decimals: 3) else {
                 throw InputError(source: source, "expected milliseconds with at most 3 decimals (e.g. 250ms), found \(InputError.quote(text))")
+            }
+            return value
+        case .thousandthsOfMillisecondPerSecond:
+            let number = text.hasSuffix("ms/s") ? String(text.dropLast(4)) : text
+            guard let value = ResultMetric.parseScaled(Substring(number), decimals: 3) else {
+                throw InputError(source: source, "expected milliseconds per second, ≥ 0 with at most 3 decimals (e.g. 5 or 5ms/s), found \(InputError.quote(text))")
             }
             return value
         case .count:

@@ -12,10 +12,11 @@ import Testing
         let direction = Dictionary(uniqueKeysWithValues: ResultMetric.all.map { ($0.name, $0.direction) })
         #expect(["hit_rate", "memory_hit_rate"].allSatisfy { direction[$0] == .higherIsBetter })
         #expect(["stalls", "stall_ms_p95", "peak_memory_bytes", "memory_warnings", "jetsam_kills", "image_requests",
-                 "bytes_downloaded", "wasted_prefetches", "reshown_viewed"].allSatisfy { direction[$0] == .lowerIsBetter })
+                 "bytes_downloaded", "wasted_prefetches", "reshown_viewed", "frames_late", "hitch_time_ms",
+                 "hitch_time_ratio_ms_per_s", "longest_hitch_ms"].allSatisfy { direction[$0] == .lowerIsBetter })
         #expect(ResultMetric.all.filter { $0.direction == .informational }.map(\.name)
-            == ["displays", "memory_hits", "disk_hits", "inflight_hits", "misses", "evictions"])
-        #expect(ResultMetric.compared.count == 20 && !ResultMetric.compared.contains { $0.name == "displays" })
+            == ["displays", "memory_hits", "disk_hits", "inflight_hits", "misses", "evictions", "frames"])
+        #expect(ResultMetric.compared.count == 24 && !ResultMetric.compared.contains { $0.name == "displays" })
     }
 
     @Test func defaultTolerancesAreAbsoluteForRatesRelativeElseAndZeroForKillsAndReshows() throws {

@@ -11,7 +11,7 @@ import Testing
         let text = ResultsFixtures.lowEndText
         var new = ResultsFixtures.editing(text, line: 4, column: "hit_rate", to: "0.955217")
         new = ResultsFixtures.editing(new, line: 6, column: "stalls", to: "1")
-        new = ResultsFixtures.editing(new, line: 8, column: "bytes_downloaded", to: "32467908")
+        new = ResultsFixtures.editing(new, line: 8, column: "bytes_downloaded", to: "31976013")
         new = ResultsFixtures.removing(line: 11, from: new)
         new += ResultsFixtures.editing(String(text.split(separator: "\n")[1]), line: 1, column: "prefetch_window", to: "99") + "\n"
         comparison = .files(base: try ResultsFixtures.lowEnd(), new: try ResultsFixtures.file(new), rules: .regressions())
@@ -25,11 +25,11 @@ import Testing
         #expect(lines[3] == "  seed=1 launches=1 scenario=cacheFirst")
         #expect(Array(lines[5...]) == [
             "worse: policy=lru prefetch_window=5 trace=browser",
-            "  hit_rate            0.965217 →   0.955217   -0.010000   -1.0 %  worse   (±0.005000)",
+            "  hit_rate            0.964912 →   0.955217   -0.009695   -1.0 %  worse   (±0.005000)",
             "better: policy=lru prefetch_window=10 trace=browser",
             "  stalls                     4 →          1          -3  -75.0 %  better  (±5 %)",
             "within tolerance: policy=lru prefetch_window=20 trace=browser",
-            "  bytes_downloaded  30.657 MiB → 30.964 MiB  +0.307 MiB   +1.0 %  within  (±5 %)",
+            "  bytes_downloaded  30.193 MiB → 30.495 MiB  +0.302 MiB   +1.0 %  within  (±5 %)",
             "only in base: policy=lru prefetch_window=30 trace=skimmer (line 11)",
             "only in new: policy=lru prefetch_window=99 trace=browser (line 49)",
             "47 rows compared: 1 worse, 1 better, 1 within tolerance, 44 unchanged; 1 only in base; 1 only in new",
@@ -41,8 +41,8 @@ import Testing
     @Test func identicalFilesSayNoChange() throws {
         let same = ResultsComparison.files(base: try ResultsFixtures.lowEnd(), new: try ResultsFixtures.lowEnd(), rules: .regressions())
         let report = ComparisonReport.render(same, as: .table)
-        #expect(report.hasSuffix("\n48 rows compared: 0 worse, 0 better, 0 within tolerance, 48 unchanged\nno change: 48 rows, 20 metrics each\n"))
-        #expect(ComparisonReport.render(same, as: .markdown).hasPrefix("### FeedBench results: no change: 48 rows, 20 metrics each\n"))
+        #expect(report.hasSuffix("\n48 rows compared: 0 worse, 0 better, 0 within tolerance, 48 unchanged\nno change: 48 rows, 24 metrics each\n"))
+        #expect(ComparisonReport.render(same, as: .markdown).hasPrefix("### FeedBench results: no change: 48 rows, 24 metrics each\n"))
     }
 
     @Test func tableLinesFitOneHundredColumnsOnTheWholeMatrix() throws {
@@ -58,9 +58,9 @@ import Testing
         let markdown = ComparisonReport.render(comparison, as: .markdown)
         let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0] == "### FeedBench results: regression: 1 row worse beyond tolerance")
-        #expect(lines[2] == "Base `\(ResultsFixtures.lowEndPath)`, new `new.csv`, 20 metrics compared.")
+        #expect(lines[2] == "Base `\(ResultsFixtures.lowEndPath)`, new `new.csv`, 24 metrics compared.")
         #expect(lines.contains("| | row | metric | base | new | delta | change | tolerance |"))
-        #expect(lines.contains("| **worse** | policy=lru prefetch_window=5 trace=browser | hit_rate | 0.965217 | 0.955217 | -0.010000 | -1.0 % | ±0.005000 |"))
+        #expect(lines.contains("| **worse** | policy=lru prefetch_window=5 trace=browser | hit_rate | 0.964912 | 0.955217 | -0.009695 | -1.0 % | ±0.005000 |"))
         #expect(lines.contains("| better | policy=lru prefetch_window=10 trace=browser | stalls | 4 | 1 | -3 | -75.0 % | ±5 % |"))
         #expect(lines.contains("<details><summary>1 row within tolerance</summary>") && lines.contains("</details>"))
         #expect(lines.contains("Only in `base`: `policy=lru prefetch_window=30 trace=skimmer` (line 11)"))
@@ -77,12 +77,12 @@ import Testing
         let csv = ComparisonReport.render(comparison, as: .csv)
         let table = try CSVTable(parsing: Array(csv.utf8), source: "report.csv")
         #expect(table.header.fields == RunResult.identityColumns + ["group", "metric", "base", "new", "delta", "change_percent", "tolerance", "verdict"])
-        #expect(table.records.count == 47 * 20 + 2)
+        #expect(table.records.count == 47 * 24 + 2)
         let moved = table.records.map(\.fields).filter { $0.last != "unchanged" }
         #expect(moved.map { Array($0.suffix(8)) } == [
-            ["hit_rate", "0.965217", "0.955217", "-0.010000", "-1.0", "0.005000", "worse"],
+            ["hit_rate", "0.964912", "0.955217", "-0.009695", "-1.0", "0.005000", "worse"],
             ["stalls", "4", "1", "-3", "-75.0", "5%", "better"],
-            ["bytes_downloaded", "32146444", "32467908", "+321464", "+1.0", "5%", "within_tolerance"],
+            ["bytes_downloaded", "31659419", "31976013", "+316594", "+1.0", "5%", "within_tolerance"],
             ["", "", "", "", "", "", "only_in_base"],
             ["", "", "", "", "", "", "only_in_new"],
         ].map { [""] + $0 })

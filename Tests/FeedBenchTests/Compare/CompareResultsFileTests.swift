@@ -16,7 +16,7 @@ import Testing
         }
         let first = try ResultsFixtures.lowEnd().rows[0]
         #expect(first.line == 2 && first.identity("policy") == "lru" && first.identity("trace") == "browser")
-        #expect(first.values[ResultMetric.all.firstIndex { $0.name == "stalls" }!] == 115)
+        #expect(first.values[ResultMetric.all.firstIndex { $0.name == "stalls" }!] == 114)
     }
 
     @Test func readsQuotedIdentityCellsAsBenchRunWritesThem() throws {
@@ -33,7 +33,7 @@ import Testing
             == "new.csv:1: expected the results columns as bench run writes them; column 13 should be \"disk_hits\", found \"diskhits\"")
         #expect(refusal("profile,network\nlow-end,lte\n")?.hasPrefix("new.csv:1: expected the results columns as bench run writes them; found 2 columns, without \"policy\", ") == true)
         #expect(refusal(RunResult.csvHeader + ",extra\n")
-            == "new.csv:1: expected the results columns as bench run writes them; found 37 columns, 36 expected, with \"extra\" after the last")
+            == "new.csv:1: expected the results columns as bench run writes them; found 42 columns, 41 expected, with \"extra\" after the last")
     }
 
     @Test func refusesAFileOfTheFirstSchemaSayingWhy() {
@@ -42,6 +42,17 @@ import Testing
         let message = refusal(header + "\n")
         #expect(message?.hasPrefix("new.csv:1: expected the results columns as bench run writes them; found the first results schema, whose stall figures are not comparable") == true)
         #expect(refusal(header + ",sweep_run,sweep_grid\n") == message)
+    }
+
+    @Test func refusesAFileOfTheSecondSchemaSayingWhy() {
+        let header = RunResult.schema2Columns.joined(separator: ",")
+        #expect(header.contains("display_latency") && !header.contains("frames") && !header.contains("hitch"))
+        #expect(RunResult.schema2Columns == Array(RunResult.columns.prefix(RunResult.columns.count - 5)))
+        let message = refusal(header + "\n")
+        #expect(message?.hasPrefix("new.csv:1: expected the results columns as bench run writes them; found the second results schema") == true,
+                "\(message ?? "accepted")")
+        #expect(message?.contains("hitch_time_ms") == true, "it names the columns missing")
+        #expect(refusal(header + ",sweep_run,sweep_grid\n") == message, "a sweep's file of the second schema too")
     }
 
     @Test func anEmptyFirstImageCellIsAbsentAndOnlyThere() throws {

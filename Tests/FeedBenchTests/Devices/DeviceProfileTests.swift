@@ -52,4 +52,34 @@ import Testing
         try Data("{not json".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: InputError.self) { try DeviceProfile.load(path: path) }
     }
+
+    /// `cellConfigurationTime`: whole nanoseconds from 0 to 1 s, refused naming the field; a
+    /// file written before the field existed reads with the standard time for its decoder.
+    @Test func theCellConfigurationTimeIsCheckedAndAMissingOneIsTheStandardOne() throws {
+        func json(_ edit: (inout [String: Any]) -> Void) throws -> [UInt8] {
+            var object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(DeviceProfile.lowEnd)) as! [String: Any]
+            edit(&object)
+            return Array(try JSONSerialization.data(withJSONObject: object))
+        }
+        for (value, found) in [(-1 as Any, "\"-1\""), (1_000_000_001, "\"1000000001\""), ("x", "the string \"x\""), (2.5, "\"2.5\"")] {
+            let bytes = try json { $0["cellConfigurationTime"] = value }
+            #expect(throws: InputError(source: "mine.json", line: 1, field: "cellConfigurationTime",
+                                       "expected an integer of nanoseconds in 0...1000000000, found \(found)")) {
+                try DeviceProfile(json: bytes, source: "mine.json")
+            }
+        }
+        for value: Int64 in [0, 1_000_000_000] {
+            #expect(try DeviceProfile(json: json { $0["cellConfigurationTime"] = value }, source: "mine.json").cellConfigurationTime == value)
+        }
+
+        let older = try DeviceProfile(json: json { $0.removeValue(forKey: "cellConfigurationTime") }, source: "older.json")
+        #expect(older == DeviceProfile.lowEnd, "the low-end phone's own time")
+        #expect(older.cellConfigurationTime == 2_000_000)
+        let faster = try DeviceProfile(json: json {
+            $0.removeValue(forKey: "cellConfigurationTime")
+            $0["decodeBytesPerSecond"] = 500 << 20
+        }, source: "faster.json")
+        #expect(faster.cellConfigurationTime == 1_000_000, "twice the decoder's speed, half the time")
+        #expect(faster.cellConfigurationTime == DeviceProfile.standardCellConfiguration(decodeBytesPerSecond: 500 << 20))
+    }
 }

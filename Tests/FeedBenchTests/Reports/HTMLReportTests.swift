@@ -70,10 +70,11 @@ import Testing
         #expect(sections.count == 1)
         let kinds = sections[0].all("svg", class: "chart").map { $0.attributes["data-chart"] ?? "" }
         let windowCharts = ["hit-rate", "display-p95", "peak-memory"]
-        #expect(kinds == Array(repeating: "stall-heatmap", count: 4) + ["stall-heatmap-key", "stalls-by-cache", "peak-memory-by-cache", "pareto"]
+        #expect(kinds == Array(repeating: "stall-heatmap", count: 4) + ["stall-heatmap-key"]
+            + Array(repeating: "hitch-heatmap", count: 4) + ["hitch-heatmap-key", "stalls-by-cache", "peak-memory-by-cache", "pareto"]
             + windowCharts + windowCharts, "one set of window charts per trace (browser, skimmer), none per seed")
-        #expect(sections[0].all("h3").map(\.allText) == ["Stalls by prefetch window and memory cache", "Memory and stalls",
-                                                        "browser · network lte", "skimmer · network lte"])
+        #expect(sections[0].all("h3").map(\.allText) == ["Stalls by prefetch window and memory cache", "Hitches by prefetch window and memory cache",
+                                                        "Memory and stalls", "browser · network lte", "skimmer · network lte"])
         #expect(try Self.html().contains("<p class=\"inputs\">From <code>\(Self.lowEnd)</code> (864 runs).</p>"))
     }
 
@@ -241,7 +242,7 @@ import Testing
             .filter { !$0.contains(",mean,") && !$0.contains(",min,") && !$0.contains(",max,") }.joined(separator: "\n"), name: "sweep.csv")
         #expect(Self.sweep.components(separatedBy: ",mean,").count - 1 == 16)
         let (a, b) = (try Self.html([withAggregates]), try Self.html([runsOnly]))
-        #expect(Self.svgs(a).count == 2 + 1 + 2 + 1 + 2 * 3, "2 heatmaps and their key, 2 cache-size charts, the Pareto front, 3 per trace")
+        #expect(Self.svgs(a).count == 2 * (2 + 1) + 2 + 1 + 2 * 3, "2 stall and 2 hitch heatmaps with their keys, 2 cache-size charts, the Pareto front, 3 per trace")
         #expect(Self.svgs(a) == Self.svgs(b))
         let page = try MarkupElement.parse(a)
         #expect(a.contains("<p class=\"inputs\">From <code>\(withAggregates)</code> (48 runs; its 48 mean, min and max rows are left out: "
