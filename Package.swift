@@ -1,15 +1,27 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The simulator's module is optimized in debug builds too. `swift run bench`, the README's first
+// command, is a debug build: unoptimized, the main job took 36 s (docs/setup.md). SwiftPM
+// refuses unsafe flags in a package fetched as another's dependency (checked out), so such a
+// copy builds without them.
+let optimizedInDebug: [SwiftSetting] = Context.packageDirectory.contains("/checkouts/")
+    ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "FeedBench",
     products: [
         .library(name: "FeedBench", targets: ["FeedBench"]),
         .executable(name: "bench", targets: ["bench"]),
+        // bench's HTTP part: bench serve, bench agree and bench run --live, which bench hands
+        // over to it. Built on its own so that `swift run bench` never builds SwiftNIO,
+        // Hummingbird and AsyncHTTPClient (docs/setup.md).
+        .executable(name: "bench-http", targets: ["bench-http"]),
     ],
     traits: [
-        // On by default. Off (`--disable-default-traits`), bench builds without SwiftNIO,
-        // Hummingbird and AsyncHTTPClient, in about a third of the time (README): what a sweep's machines need.
+        // On by default. Off (`--disable-default-traits`), FeedServe and FeedLive are empty and
+        // bench-http builds without SwiftNIO, Hummingbird and AsyncHTTPClient (its HTTP commands
+        // then refuse in one line); bench itself never needs them.
         .default(enabledTraits: ["HTTP"]),
         .trait(name: "HTTP", description: "bench serve, bench agree and bench run --live: the HTTP server and client"),
     ],
@@ -36,7 +48,8 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Yams", package: "Yams"),
                 "SQLiteProcessSettings",
-            ]
+            ],
+            swiftSettings: optimizedInDebug
         ),
         .target(name: "SQLiteProcessSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         // bench serve's HTTP server, in a module of its own: the server libraries (Hummingbird,
@@ -62,19 +75,26 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["HTTP"])),
             ]
         ),
+        // The commands, shared by bench and bench-http; the HTTP part reaches them through
+        // HTTPPart, which only bench-http installs.
+        .target(
+            name: "BenchCommands",
+            dependencies: ["FeedBench", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(name: "bench", dependencies: ["BenchCommands"]),
         .executableTarget(
-            name: "bench",
+            name: "bench-http",
             dependencies: [
+                "BenchCommands",
                 "FeedBench",
                 .target(name: "FeedServe", condition: .when(traits: ["HTTP"])),
                 .target(name: "FeedLive", condition: .when(traits: ["HTTP"])),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // What the tests share: scratch folders removed when each test ends, the real JPEG decoder, and the turn that runs wall-clock tests one at a time.
         .target(name: "TestSupport", path: "Tests/Support"),
         .testTarget(name: "FeedBenchTests", dependencies: ["FeedBench", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")]),
-        .testTarget(name: "BenchCLITests", dependencies: ["bench", "TestSupport"]),
+        .testTarget(name: "BenchCLITests", dependencies: ["bench", "bench-http", "TestSupport"]),
         // Empty without the HTTP trait, as the modules they test.
         .testTarget(name: "FeedServeTests", dependencies: ["FeedServe", "TestSupport"]),
         .testTarget(name: "FeedLiveTests", dependencies: ["FeedLive", "FeedServe", "TestSupport"]),

@@ -1,5 +1,5 @@
-import ArgumentParser
-import FeedBench
+import BenchCommands
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -7,52 +7,16 @@ import Glibc
 import Darwin
 #endif
 
-/// Prints `bench: <line>` on stderr, in one line whatever values it quotes (control characters
-/// escaped), and exits with status 2.
-func refuse(_ line: String) -> Never {
-    var stderr = StandardError()
-    print("bench: \(InputError.escapingControls(line))", to: &stderr)
-    exit(2)
+/// `bench`: FeedBench's commands over the library. A command that needs the HTTP part (`serve`,
+/// `agree`, `run --live`) is handed over to the `bench-http` beside this executable, which runs
+/// the same commands with the part installed (`HTTPPart`); without one, the command says in one
+/// line how to build it.
+let arguments = Array(CommandLine.arguments.dropFirst())
+if HTTPPart.isNeeded(by: arguments),
+   let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("bench-http").path,
+   FileManager.default.isExecutableFile(atPath: executable) {
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    execv(executable, argv)
+    refuse("cannot start \(executable): \(String(cString: strerror(errno)))")
 }
-
-/// Help and --version as ArgumentParser prints them (exit 0); any other error refused with the
-/// first line of its message.
-func report(_ error: Error) -> Never {
-    if Bench.exitCode(for: error) == .success { Bench.exit(withError: error) }
-    refuse(Bench.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)")
-}
-
-/// Runs `bench`, mapping every refused input to one line on stderr and exit status 2.
-func runBench() -> Never {
-    // With no arguments at all, show the usage rather than start the default command.
-    if CommandLine.arguments.count == 1 { Bench.exit(withError: CleanExit.helpRequest(Bench.self)) }
-    #if !HTTP
-    if let name = CommandLine.arguments.dropFirst().first, ["serve", "agree"].contains(name) {
-        refuse("\(name): \(Bench.withoutHTTP)")
-    }
-    #endif
-    var command: ParsableCommand
-    do {
-        command = try Bench.parseAsRoot()
-    } catch {
-        // A misspelt option first, whatever else ArgumentParser found wrong.
-        if Bench.exitCode(for: error) != .success,
-           let unknown = UnknownOption.refusal(Array(CommandLine.arguments.dropFirst()), root: Bench.self) {
-            refuse(unknown.description)
-        }
-        report(error)
-    }
-    do {
-        try command.run()
-        exit(0)
-    } catch let error as InputError {
-        refuse(error.description)
-    } catch let code as ExitCode {
-        // A command's own verdict (bench compare's 1 on a regression), already reported.
-        exit(code.rawValue)
-    } catch {
-        report(error)
-    }
-}
-
 runBench()

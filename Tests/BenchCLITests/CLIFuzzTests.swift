@@ -8,7 +8,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Issue 32: `Fuzz/cli`, the command-line fuzz (README, "Fuzzing"), and what it found that is
+/// Issue 32: `Fuzz/cli`, the command-line fuzz (docs/robustness.md, "Fuzzing"), and what it found that is
 /// not a refusal (those are `BadInputTests.fuzzFindings`). The driver is tested against a
 /// stand-in `bench` with a planted flaw, so it cannot pass by running nothing, and against the
 /// real one's dump, so it covers every argument of every command.

@@ -5,7 +5,7 @@ import Testing
 /// Every file `bench` reads × every class of bad input, through the command a user runs: a
 /// refused file gets exactly one line `bench: file:line: [field: ]expected …`, exit status 2,
 /// nothing on stdout and no output file (the folder holds the input and nothing else); a
-/// harmless variant is accepted. README's "Input validation" table is this table.
+/// harmless variant is accepted. The first table of docs/robustness.md is this table.
 @Suite(.scratchFolder) struct InputValidationTests {
     /// The files, and the command each is read by.
     enum FileType: String, CaseIterable, Sendable {
@@ -164,9 +164,9 @@ import Testing
         Case(type: .profile, inputClass: .empty, contents: [],
              outcome: .refused(":1: expected a JSON object ({ … }) of profile fields, found the end of the file")),
         Case(type: .profile, inputClass: .headerOnly, contents: text("{}"),
-             outcome: .refused(":1: name: expected every field of a profile (see README), found this one missing")),
+             outcome: .refused(":1: name: expected every field of a profile (see docs/model.md), found this one missing")),
         Case(type: .profile, inputClass: .wrongColumnCount, contents: profile(replacing: "  \"columns\": 1,", with: ""),
-             outcome: .refused(":19: columns: expected every field of a profile (see README), found this one missing")),
+             outcome: .refused(":19: columns: expected every field of a profile (see docs/model.md), found this one missing")),
         Case(type: .profile, inputClass: .wrongColumnCount, contents: profile(replacing: "  \"columns\": 1,", with: "  \"columns\": 1, \"notes\": \"x\","),
              outcome: .refused(":8: notes: expected one of the profile fields (\(fieldsOfProfile)), found an unknown one")),
         Case(type: .profile, inputClass: .nonNumeric, contents: profile(replacing: "  \"columns\": 1,", with: "  \"columns\": \"three\","),

@@ -8,6 +8,26 @@ import Testing
     static let oneRun = ["--profile", "low-end", "--policy", "lru", "--memory-limit", "1x", "--window", "20",
                          "--trace", "browser", "--seed", "1", "--duration", "10s"]
 
+    /// `bench` alone — copied where no `bench-http` sits beside it — hands nothing over: each
+    /// command that needs the HTTP part says in one line how to build it, status 2, no file;
+    /// the commands that do not need it run as ever.
+    @Test func benchWithoutItsHTTPPartSaysHowToBuildIt() throws {
+        let folder = try ScratchFolder.make()
+        let alone = folder.appendingPathComponent("bench")
+        try FileManager.default.copyItem(at: BenchProcess.executable, to: alone)
+        let out = folder.appendingPathComponent("live.csv").path
+        let needing = [["serve", "--port", "0"], ["agree", "--profile", "low-end"], ["run", "--live", "http://127.0.0.1:1", "--out", out] + Self.oneRun,
+                       ["--live=http://127.0.0.1:1", "--out", out] + Self.oneRun]
+        for arguments in needing {
+            let refused = try BenchProcess.run(alone, arguments)
+            #expect(refused.status == 2 && refused.stderr.split(separator: "\n").count == 1 && refused.stdout.isEmpty, "\(refused.stderr)")
+            #expect(refused.stderr.contains("needs bench-http, FeedBench's HTTP part") && refused.stderr.contains("swift build --product bench-http"),
+                    "\(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try BenchProcess.run(alone, ["profiles"]).status == 0)
+    }
+
     #if HTTP
     @Test func anUnreachableServerOrAMatrixIsRefusedWithoutAFile() throws {
         let out = try ScratchFolder.make().appendingPathComponent("live.csv").path
@@ -25,7 +45,7 @@ import Testing
     /// `--live`, `serve` and `agree` are refused in one line that says how to build them in.
     @Test func withoutTheHTTPTraitLiveRunsServeAndAgreeAreRefused() throws {
         let out = try ScratchFolder.make().appendingPathComponent("live.csv").path
-        for arguments in [["run", "--live", "http://127.0.0.1:1", "--out", out] + Self.oneRun, ["serve", "--port", "0"], ["agree"]] {
+        for arguments in [["run", "--live", "http://127.0.0.1:1", "--out", out] + Self.oneRun, ["serve", "--port", "0"], ["agree", "--profile", "low-end"]] {
             let refused = try BenchProcess.run(arguments)
             #expect(refused.status == 2 && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
             #expect(refused.stderr.contains("this bench was built without its HTTP server and client (swift build --disable-default-traits)"),

@@ -6,8 +6,8 @@ import Benchmark
 /// metric without an entry would be held to 0 %).
 ///
 /// Times vary from run to run on a shared machine, hence the wide band; they are checked on
-/// demand. Allocation counts are deterministic, which is what CI checks (README,
-/// "Benchmarks"). Peak resident memory is left out: its sampling thread allocates, which
+/// demand. Allocation counts are deterministic, which is what CI checks
+/// (docs/benchmarks.md). Peak resident memory is left out: its sampling thread allocates, which
 /// would make the allocation counts vary.
 enum RegressionThresholds {
     static var metrics: [BenchmarkMetric] { [.throughput, .wallClock, .mallocCountTotal] }

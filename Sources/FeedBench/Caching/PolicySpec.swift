@@ -5,7 +5,7 @@ public enum PolicyName: String, CaseIterable, Sendable, Codable {
     /// Seed 002's dictionary cache: never evicts, whatever the limits say.
     case unbounded
 
-    /// One line on what the policy evicts, for help text and README.
+    /// One line on what the policy evicts, for help text and docs/policies.md.
     public var summary: String {
         switch self {
         case .lru: "least recently used"

@@ -123,7 +123,7 @@ extension DeviceProfile {
     /// that the simulator's arithmetic on sizes and times cannot overflow.
     public static let maximumBytes: Int64 = 1 << 40
 
-    /// The fields of a profile JSON object, in the order README lists them.
+    /// The fields of a profile JSON object, in the order docs/model.md lists them.
     public static let jsonFields = [
         "name", "model", "screenWidth", "screenHeight", "scale", "refreshRate", "columns", "ramBytes",
         "memoryWarningBytes", "jetsamLimitBytes", "decodeBytesPerSecond", "diskReadBytesPerSecond",
@@ -149,7 +149,7 @@ extension DeviceProfile {
         }
         if let missing = Self.jsonFields.first(where: { fields[$0] == nil && !Self.optionalJSONFields.contains($0) }) {
             throw InputError(source: source, line: object.closingLine, field: missing,
-                             "expected every field of a profile (see README), found this one missing")
+                             "expected every field of a profile (see docs/model.md), found this one missing")
         }
         func field(_ name: String) -> FlatJSONObject.Field { fields[name]! }
         func refuse(_ name: String, _ expected: String) -> InputError {

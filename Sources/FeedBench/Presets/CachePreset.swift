@@ -81,6 +81,17 @@ public struct CachePreset: Sendable, Hashable {
         return nuke
     }()
 
+    /// Nuke's `main` since kean/Nuke PR #963 (merged 2026-09-07, in no release yet): 13.2's
+    /// pipeline without the rate limiter, which the PR removed (`isRateLimiterEnabled` stays as a
+    /// deprecated no-op); the data-loading queue and the prefetcher's limit of 2 are unchanged.
+    public static let nukeMain: CachePreset = {
+        var preset = nuke
+        preset.name = "nuke@main"
+        preset.source = "Nuke main after PR #963 (2026-09-07)"
+        preset.downloadRateLimit = nil
+        return preset
+    }()
+
     /// Kingfisher 8.11's defaults with its documented collection-view prefetching (DESIGN.md §5).
     public static let kingfisher: CachePreset = {
         var kingfisher = CachePreset(name: "kingfisher", source: "Kingfisher 8.11",
@@ -119,7 +130,7 @@ public struct CachePreset: Sendable, Hashable {
         return sdwebimage
     }()
 
-    public static let all: [CachePreset] = [.default, .aggressive, .conservative, .nuke, .kingfisher, .sdwebimage]
+    public static let all: [CachePreset] = [.default, .aggressive, .conservative, .nuke, .nukeMain, .kingfisher, .sdwebimage]
 
     static func seed(name: String, policy: PolicySpec, megabytes: Int64, count: Int) -> CachePreset {
         var preset = CachePreset(name: name, source: "seed 001", memoryPolicy: policy, memoryCost: .bytes(megabytes * megabyte),

@@ -2,7 +2,7 @@ import DequeModule
 import Foundation
 
 /// The radio link a simulated run's requests share, and the TCP connections over it: the image
-/// host's and the feed API's (README, "The network"). Both transports of a run hold the same
+/// host's and the feed API's (docs/network.md, "The network"). Both transports of a run hold the same
 /// network, so API responses queue behind image data as they do on a phone.
 ///
 /// - **Connections** (`TCPConnection`): opening one costs the TCP handshake (a round trip) and,

@@ -46,7 +46,7 @@ import Testing
         #expect((try? DeviceProfile.load(path: path)) == nil)
         object.removeValue(forKey: "columns")
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
-        #expect(throws: InputError(source: path, line: 1, field: "columns", "expected every field of a profile (see README), found this one missing")) {
+        #expect(throws: InputError(source: path, line: 1, field: "columns", "expected every field of a profile (see docs/model.md), found this one missing")) {
             try DeviceProfile.load(path: path)
         }
         try Data("{not json".utf8).write(to: URL(fileURLWithPath: path))

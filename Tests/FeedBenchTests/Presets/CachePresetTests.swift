@@ -122,6 +122,20 @@ import Testing
 
     // MARK: Downloads
 
+    @Test func nukeMainHasNoRateLimiterAndIsOtherwiseNuke13_2() throws {
+        var pipeline = try Self.pipeline(.nukeMain, network: NetworkProfile(name: "fast", bitsPerSecond: 10_000_000_000,
+                                                                            oneWayDelay: 0...0, loss: 0, connectionsPerHost: 1_000))
+        var queue = EventQueue<SimulationEvent>()
+        for url in UInt64(1)...400 { _ = pipeline.requestDisplay(Self.image(url), at: 0, queue: &queue) }
+        #expect((UInt64(1)...400).allSatisfy { pipeline.tasks[$0]?.phase != .rateLimited }, "kean/Nuke PR #963 removed the limiter")
+        var withoutLimiter = CachePreset.nuke
+        withoutLimiter.name = "nuke@main"
+        withoutLimiter.downloadRateLimit = nil
+        #expect(CachePreset.nukeMain.behaviours.map(\.value) == withoutLimiter.behaviours.map(\.value))
+        #expect(CachePreset.nukeMain.label == "nuke@main(clock)")
+        #expect(try CachePreset.named("nuke@main:downsample").label == "nuke@main:downsample(clock)")
+    }
+
     @Test func nukeStartsAtMost25DownloadsAtOnceAnd80ASecondOnceTheBurstIsSpent() throws {
         var pipeline = try Self.pipeline(.nuke, network: NetworkProfile(name: "fast", bitsPerSecond: 10_000_000_000,
                                                                         oneWayDelay: 0...0, loss: 0, connectionsPerHost: 1_000))
@@ -226,16 +240,17 @@ import Testing
                                                      workloads: [.behavior(.skimmer, duration: 20_000_000_000)], seeds: [1])
         let results = try RunBatch.run(runs, jobs: 2)
         #expect(results.map(\.policy) == ["default(lru:max-age=3600)", "aggressive(lru:max-age=86400)", "conservative(ttl:max-age=300)",
-                                          "nuke(clock)", "kingfisher(lru:max-age=300:refresh=1)", "sdwebimage(lru)", "nuke:downsample(clock)"])
+                                          "nuke(clock)", "nuke@main(clock)", "kingfisher(lru:max-age=300:refresh=1)", "sdwebimage(lru)",
+                                          "nuke:downsample(clock)"])
         #expect(results.map(\.scenario) == ["cacheFirst", "cacheFirst", "cacheFirst", "cacheFirst;decode=full", "cacheFirst;decode=full",
-                                            "cacheFirst;decode=full", "cacheFirst"])
+                                            "cacheFirst;decode=full", "cacheFirst;decode=full", "cacheFirst"])
         #expect(results.allSatisfy { $0.displays > 0 })
     }
 
     // MARK: Bad input
 
     @Test func unknownPresetsAndParametersAreRefusedInOneLine() throws {
-        #expect(throws: InputError(source: "--preset", "unknown preset \"glide\"; expected one of default, aggressive, conservative, nuke, kingfisher, sdwebimage")) {
+        #expect(throws: InputError(source: "--preset", "unknown preset \"glide\"; expected one of default, aggressive, conservative, nuke, nuke@main, kingfisher, sdwebimage")) {
             try CachePreset.named("glide")
         }
         #expect(throws: InputError(source: "--preset", "preset nuke has no parameter \"resize\"; expected downsample, full-size, background-decode or prefetch=1…32")) {

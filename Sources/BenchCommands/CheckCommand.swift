@@ -21,6 +21,8 @@ struct CheckCommand: ParsableCommand {
           for p in low-end mid high-end tablet; do
             swift run -c release bench --profile $p
           done
+
+        Docs: docs/ci-gating.md.
         """
     )
 

@@ -32,6 +32,8 @@ struct CacheSimCommand: ParsableCommand {
         Examples:
           bench cachesim --trace cloudphysics.csv --policy lru,lfu,belady --capacity 489,4897
           bench cachesim --trace cloudphysics.csv --mrc --out mrc.csv
+
+        Docs: docs/policies.md, "bench cachesim: replay a key trace".
         """
     )
 

@@ -39,6 +39,8 @@ struct RunCommand: ParsableCommand {
           bench serve --network 3g --seed 1 &
           bench run --live http://127.0.0.1:8080 --profile low-end --network 3g --policy lru \
             --memory-limit 1x --window 20 --trace browser --seed 1 --duration 30s
+
+        Docs: docs/main-job.md, docs/model.md, docs/results.md; --live: docs/serve-and-live.md.
         """
     )
 
@@ -55,8 +57,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var session: SessionOptions
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Also require every seed's hitch time ratio — milliseconds of hitches per second of scrolling, its worst workload's — to be at most this (Apple: under 5 is good, under 10 a warning, 10 or more critical).", valueName: "ms/s"))
-    var maxHitchRatio: String?
+    @OptionGroup var hitches: HitchRatioOption
 
     @Option(help: ArgumentHelp("Where to write the results CSV (default: results/<profile>.csv for the standard matrix, else a name built from the options given, e.g. results/low-end+network-3g.csv).", valueName: "file"))
     var out: String?
@@ -71,7 +72,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let started = DispatchTime.now()
-        let maxHitchRatio = try self.maxHitchRatio.map { try TuneFigure.hitchRatio.parseBound($0, source: "--max-hitch-ratio") }
+        let maxHitchRatio = try hitches.bound()
         var grid = try matrix.grid()
         try session.apply(to: &grid.session)
         let plan = try SweepPlan(grid)

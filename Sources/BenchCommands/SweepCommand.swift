@@ -38,6 +38,8 @@ struct SweepCommand: ParsableCommand {
           bench sweep --profile low-end,mid --policy lru,lfu --window 0,10,20 --seed 1,2,3
           bench sweep --config sweep.yaml --shard 2/4 --out shard-2.csv
           bench sweep --config sweep.yaml --shard auto --out shard-$SLURM_ARRAY_TASK_ID.csv
+
+        Docs: docs/sweeps.md.
         """
     )
 
@@ -53,7 +55,7 @@ struct SweepCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Memory-cache policies, with :key=value parameters.", valueName: "list"))
     var policy: [String] = []
 
-    @Option(help: ArgumentHelp("Presets (default, aggressive, conservative, nuke, kingfisher, sdwebimage) with :parameters (nuke:downsample); bench presets lists them.", valueName: "list"))
+    @Option(help: ArgumentHelp("Presets (default, aggressive, conservative, nuke, nuke@main, kingfisher, sdwebimage) with :parameters (nuke:downsample); bench presets lists them.", valueName: "list"))
     var preset: [String] = []
 
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Memory-cache cost limits with a unit (e.g. 100MB).", valueName: "list"))

@@ -11,7 +11,7 @@ struct RunMatrixOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Comma-separated memory-cache policies, with :key=value parameters (default: lru,lfu,fifo,ttl:max-age=300). Ages are in seconds.", valueName: "list"))
     var policy: String?
 
-    @Option(help: ArgumentHelp("Comma-separated presets (default, aggressive, conservative, nuke, kingfisher, sdwebimage) with :parameters (nuke:downsample), instead of --policy; bench presets lists what each does.", valueName: "list"))
+    @Option(help: ArgumentHelp("Comma-separated presets (default, aggressive, conservative, nuke, nuke@main, kingfisher, sdwebimage) with :parameters (nuke:downsample), instead of --policy; bench presets lists what each does.", valueName: "list"))
     var preset: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated prefetch windows: N ahead, N+M ahead and behind, Xscreens, device, velocity, adaptive[:N] (default: 0,5,10,20,30,50).", valueName: "list"))

@@ -23,6 +23,8 @@ struct CalibrateCommand: ParsableCommand {
           bench calibrate --har session.har --out workload.json
           bench calibrate --har a.har --har b.har --api '*/v2/feed*' --images '*cdn.example.com/*' --out w.json
           bench run --profile low-end --workload w.json
+
+        Docs: docs/calibration.md.
         """
     )
 

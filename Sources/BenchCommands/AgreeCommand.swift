@@ -1,8 +1,5 @@
-#if HTTP
 import ArgumentParser
 import FeedBench
-import FeedLive
-import FeedServe
 import Foundation
 
 struct AgreeCommand: ParsableCommand {
@@ -25,6 +22,8 @@ struct AgreeCommand: ParsableCommand {
         Examples:
           bench agree --profile low-end --network wifi,lte,3g,edge --policy lru,fifo --window 0,20
           bench agree --profile mid --network 3g --out agree.csv
+
+        Docs: docs/serve-and-live.md, "The simulation held to the live run: bench agree".
         """
     )
 
@@ -55,6 +54,7 @@ struct AgreeCommand: ParsableCommand {
             }
         }
         try out.map { try OutputPath.check([.file($0, option: "--out")]) }
+        let part = try HTTPPart.required(by: "agree")
 
         var rows: [String] = []
         var agreeing = 0
@@ -62,7 +62,7 @@ struct AgreeCommand: ParsableCommand {
             let row = configuration.emptyResult
             let name = "\(row.profile) \(row.network) \(row.policy) memory \(row.memoryLimitBytes) B window \(row.prefetchWindow) \(row.trace) seed \(row.seed)"
             FileDescriptorOutput.write("[\(index + 1)/\(configurations.count)] \(name)\n", to: 1)
-            let (live, framesLate) = try Self.live(configuration)
+            let (live, framesLate) = try part.runAgainstOwnServer(configuration)
             let simulated = try FeedSimulation.run(configuration)
             let agreement = Agreement(simulated: simulated, live: live)
             FileDescriptorOutput.write(agreement.table + "\n", to: 1)
@@ -77,51 +77,4 @@ struct AgreeCommand: ParsableCommand {
         FileDescriptorOutput.write("\(agreeing) of \(configurations.count) configurations within every band\n", to: 1)
         if agreeing < configurations.count { throw ExitCode(1) }
     }
-
-    /// Runs `configuration` live against a `bench serve` started in this process for it (its
-    /// network, API model and seed), drawing the progress on stderr, and stops the server.
-    /// Returns the results row and the frames the run handled late.
-    static func live(_ configuration: RunConfiguration) throws -> (RunResult, framesLate: Int) {
-        let settings = ServeSettings(host: "127.0.0.1", port: 0, seed: configuration.seed, catalog: configuration.api.catalog,
-                                     conditions: ServeConditions(network: configuration.network, api: configuration.api))
-        let server = try InProcessServer(settings)
-        defer { server.stop() }
-        return try LiveSession.runDrawingProgress(configuration, server: server.url)
-    }
 }
-
-/// A `bench serve` running in this process on Swift's concurrency pool, for a command that
-/// blocks its own thread meanwhile (a live run): started and stopped synchronously.
-final class InProcessServer: @unchecked Sendable {
-    let url: String
-    private let task: Task<Void, Error>
-
-    /// Starts serving; returns once the socket is bound. Throws what the server throws then.
-    init(_ settings: ServeSettings) throws {
-        let started = DispatchSemaphore(value: 0)
-        let outcome = Locked<Result<(url: String, task: Task<Void, Error>), Error>?>(nil)
-        Task {
-            do {
-                let running = try await FeedServer(settings: settings).start()
-                outcome.withLock { $0 = .success(running) }
-            } catch {
-                outcome.withLock { $0 = .failure(error) }
-            }
-            started.signal()
-        }
-        started.wait()
-        (url, task) = try outcome.withLock { $0! }.get()
-    }
-
-    /// Stops the server (the responses under way finish) and waits for it.
-    func stop() {
-        let stopped = DispatchSemaphore(value: 0)
-        task.cancel()
-        Task { [task] in
-            _ = try? await task.value
-            stopped.signal()
-        }
-        stopped.wait()
-    }
-}
-#endif

@@ -17,6 +17,8 @@ struct MergeCommand: ParsableCommand {
 
         Example:
           bench merge shard-1.csv shard-2.csv shard-3.csv shard-4.csv --out sweep.csv
+
+        Docs: docs/sweeps.md.
         """
     )
 

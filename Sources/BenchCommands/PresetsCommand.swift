@@ -16,6 +16,8 @@ struct PresetsCommand: ParsableCommand {
         Examples:
           bench presets
           bench run --profile low-end --preset nuke,nuke:downsample,kingfisher,sdwebimage
+
+        Docs: docs/model.md, "Launches, strategies, presets, windows"; docs/scroll-smoothness.md.
         """
     )
 

@@ -1,8 +1,5 @@
-#if HTTP
 import ArgumentParser
-import Dispatch
 import FeedBench
-import FeedServe
 import Foundation
 
 struct ServeCommand: ParsableCommand {
@@ -37,6 +34,8 @@ struct ServeCommand: ParsableCommand {
           bench serve --network 3g --port 9000 --conditions conditions.json
           bench serve --api-latency lognormal:300ms,1.2s --api-failures 0.05 --api-rate-limit 10/1s
           curl -X PUT localhost:8080/_conditions -d '{"api": {"failureProbability": 0.2}}'
+
+        Docs: docs/serve-and-live.md, "The feed as a real server: bench serve".
         """
     )
 
@@ -94,29 +93,6 @@ struct ServeCommand: ParsableCommand {
         }
         start.api = try APIModelFlags(latency: apiLatency, failures: apiFailures, spikes: apiSpikes, timeout: apiTimeout,
                                       rateLimit: apiRateLimit).applied(to: start.api)
-        let settings = ServeSettings(host: host, port: port, seed: seed, conditions: start, logPath: log)
-        let outcome = ServeOutcome()
-        let finished = DispatchSemaphore(value: 0)
-        Task {
-            do {
-                try await FeedServer(settings: settings).run { url in
-                    FileDescriptorOutput.write("bench serve: listening on \(url)\n", to: 1)
-                }
-            } catch {
-                outcome.error = error
-            }
-            finished.signal()
-        }
-        finished.wait()
-        if let error = outcome.error {
-            if let input = error as? InputError { throw input }
-            throw InputError(source: "serve", "\(error)")
-        }
+        try HTTPPart.required(by: "serve").serve(HTTPPart.ServeRequest(host: host, port: port, seed: seed, conditions: start, logPath: log))
     }
 }
-
-/// How the server's task ended, handed to the blocked command.
-final class ServeOutcome: @unchecked Sendable {
-    var error: Error?
-}
-#endif

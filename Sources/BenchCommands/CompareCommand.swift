@@ -31,6 +31,8 @@ struct CompareCommand: ParsableCommand {
           bench compare results/low-end.csv new.csv
           bench compare old.csv new.csv --tolerance stall_ms_p95=10%
           bench compare results/low-end.csv --by policy --base lru --format markdown
+
+        Docs: docs/compare.md.
         """
     )
 

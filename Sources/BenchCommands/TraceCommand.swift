@@ -20,6 +20,8 @@ struct ZipfCommand: ParsableCommand {
 
         Example (the policy benchmark's workload):
           bench trace zipf --objects 100000 --requests 1000000 --alpha 1.0 --seed 1 --out zipf.csv
+
+        Docs: docs/model.md, "Bring your own device and scroll trace".
         """
     )
 
@@ -64,6 +66,8 @@ struct GenerateCommand: ParsableCommand {
 
         Example (five minutes of an iPhone SE user flicking through full-width photos):
           bench trace generate --behavior browser --seed 1 --duration 5m --out browser.csv
+
+        Docs: docs/policies.md, "bench cachesim: replay a key trace".
         """
     )
 

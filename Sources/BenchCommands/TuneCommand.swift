@@ -40,6 +40,8 @@ struct TuneCommand: ParsableCommand {
           bench tune --profile mid --memory-budget 150MB --objective stall_p95
           bench tune --profile low-end --policy lru,s3fifo,sieve --constraint requests<=700
           bench sweep --config sweep.yaml --out sweep.csv && bench tune --results sweep.csv --profile mid
+
+        Docs: docs/tuning.md.
         """
     )
 
@@ -85,8 +87,7 @@ struct TuneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("FIGURE<=VALUE or FIGURE<VALUE on every seed, repeatable; figures: \(TuneFigure.all.map(\.name).joined(separator: ", ")).", valueName: "bound"))
     var constraint: [String] = []
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Also require every seed's hitch time ratio — milliseconds of hitches per second of scrolling, its worst workload's — to be at most this (Apple: under 5 is good, under 10 a warning, 10 or more critical).", valueName: "ms/s"))
-    var maxHitchRatio: String?
+    @OptionGroup var hitches: HitchRatioOption
 
     @Option(help: ArgumentHelp("auto (the default), exhaustive or halving.", valueName: "method"))
     var search: String?
@@ -195,9 +196,7 @@ struct TuneCommand: ParsableCommand {
             TuneConstraint(figure: .kills, atMost: 0),
         ]
         constraints += try constraint.map { try TuneConstraint.parse($0, source: "--constraint") }
-        if let maxHitchRatio {
-            constraints.append(TuneConstraint(figure: .hitchRatio, atMost: try TuneFigure.hitchRatio.parseBound(maxHitchRatio, source: "--max-hitch-ratio")))
-        }
+        if let bound = try hitches.bound() { constraints.append(TuneConstraint(figure: .hitchRatio, atMost: bound)) }
         return TuneCriteria(objective: objective, constraints: constraints)
     }
 }

@@ -10,17 +10,19 @@ struct ProfilesCommand: ParsableCommand {
         network; memory limits, cache sizes and speeds) and the network presets.
 
         With a profile — a built-in name or a profile JSON file — prints it as the JSON \
-        `--profile FILE` reads, every field in the README's order: a built-in one is a template \
+        `--profile FILE` reads, every field in docs/model.md's order: a built-in one is a template \
         for your own device, and a file is checked (one line naming the field, exit status 2) \
         and printed back normalised.
 
-        With `--network` — a preset's name or a network JSON file — prints it as the JSON         `--network FILE` reads: downlink and uplink rate, delay and loss, the bottleneck's         buffer, TCP's initial window and segment size, slow-start restart after idle, TLS,         the HTTP version, connections per host and their idle timeout (README, "The network").
+        With `--network` — a preset's name or a network JSON file — prints it as the JSON         `--network FILE` reads: downlink and uplink rate, delay and loss, the bottleneck's         buffer, TCP's initial window and segment size, slow-start restart after idle, TLS,         the HTTP version, connections per host and their idle timeout (docs/network.md).
 
         Examples:
           bench profiles
           bench profiles low-end > my-phone.json      # then edit name, model and the figures
           bench profiles my-phone.json
           bench profiles --network lte > my-lte.json  # then bench run --network my-lte.json
+
+        Docs: docs/model.md, "Bring your own device and scroll trace"; docs/network.md, "Network files".
         """
     )
 

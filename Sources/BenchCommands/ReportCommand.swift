@@ -22,6 +22,8 @@ struct ReportCommand: ParsableCommand {
           bench report results/low-end.csv results/mid.csv --out devices.html
           bench run --profile low-end --window 20 --timeline t.csv --out r.csv
           bench report r.csv --timeline t.csv --out r.html
+
+        Docs: docs/report.md.
         """
     )
 

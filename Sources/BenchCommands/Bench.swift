@@ -3,32 +3,24 @@ import FeedBench
 import Foundation
 
 /// The `bench` command: a thin shell over the FeedBench library.
-struct Bench: ParsableCommand {
-    static let configuration = CommandConfiguration(
+package struct Bench: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Simulate image-feed caching on iOS device classes and report memory, hit rate and stalls.",
         discussion: """
         Every refused input is reported in one line naming the file, line and field, with exit \
         status 2. Outputs are written to a temporary file and renamed, never left half-written.
+
+        Docs: README.md (the answer and how to read it) and its map of docs/.
         """,
         version: "bench \(FeedBench.version)",
         subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, TuneCommand.self, CompareCommand.self,
                       ReportCommand.self, CheckCommand.self, CacheSimCommand.self, TraceCommand.self, ProfilesCommand.self,
-                      PresetsCommand.self] + httpCommands + [CalibrateCommand.self],
+                      PresetsCommand.self, ServeCommand.self, AgreeCommand.self, CalibrateCommand.self],
         defaultSubcommand: RunCommand.self
     )
-}
 
-extension Bench {
-    /// The commands that need the HTTP trait (Package.swift): none in a bench built without it.
-    #if HTTP
-    static let httpCommands: [any ParsableCommand.Type] = [ServeCommand.self, AgreeCommand.self]
-    #else
-    static let httpCommands: [any ParsableCommand.Type] = []
-
-    /// Why `serve`, `agree` and `--live` are refused in a bench built without the HTTP trait.
-    static let withoutHTTP = "this bench was built without its HTTP server and client (swift build --disable-default-traits): build it with the default traits"
-    #endif
+    package init() {}
 }
 
 /// Standard error as a `TextOutputStream`.
