@@ -105,6 +105,9 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
         return decodes.duration(of: image)
     }
 
+    /// How long reading `image` from the disk cache takes. O(1).
+    func diskReadTime(of image: ImageDescriptor) -> Int64 { caches.diskReadTime(of: image) }
+
     /// Bytes of downloads under way and of bitmaps being decoded (app memory).
     var bytesInFlight: Int64 { transport.bytesReceived + decodes.bytesDecoding }
 
@@ -116,8 +119,10 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
 
     // MARK: Requests
 
-    /// A cell needs `image` now. Memory hits are served at once; otherwise a task is joined or
-    /// started and the image is reported by `takeReady()` when it is decoded.
+    /// A cell needs `image` now. Memory hits are served at once, and so are disk hits when the
+    /// library reads them on the calling thread (`readsDiskOnMainThread`: the image is in the
+    /// memory cache on return, and the caller's thread paid `diskReadTime`); otherwise a task is
+    /// joined or started and the image is reported by `takeReady()` when it is decoded.
     mutating func requestDisplay<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, at now: Int64, queue: inout Clock) -> DisplayOutcome {
         if caches.lookUpInMemory(image, at: now) { return .memoryHit }
         if let joined = tasks.joinDisplay(image.url) {
@@ -125,7 +130,11 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
             return .inflightHit
         }
         if caches.lookUpOnDisk(image, at: now) {
-            startDiskRead(image, display: true, at: now, queue: &queue)
+            if configuration.readsDiskOnMainThread {
+                caches.storeInMemory(image, at: now)
+            } else {
+                startDiskRead(image, display: true, at: now, queue: &queue)
+            }
             return .diskHit
         }
         startDownload(image, display: true, at: now, queue: &queue)

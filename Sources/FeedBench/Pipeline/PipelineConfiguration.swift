@@ -66,6 +66,11 @@ public struct PipelineConfiguration: Sendable {
     /// the library's queue (Nuke, SDWebImage, plain policies). A downsampled image is decoded
     /// while it is made, off the main thread, either way.
     public var decodesAtFirstDraw = false
+    /// Whether a cell's disk hit is read on the calling (main) thread and shown at once rather
+    /// than read on the library's queue (Kingfisher's `loadDiskFileSynchronously`, off by
+    /// default in UIKit and on in SwiftUI's `KFImage`). A full-size image read so is still left
+    /// undecoded when `decodesAtFirstDraw`.
+    public var readsDiskOnMainThread = false
     /// Whether images are decoded on the main thread: `decodesAtFirstDraw` at full size.
     var decodesOnMainThread: Bool { decodesAtFirstDraw && !downsample }
     /// Nuke's token bucket in front of the download queue; `nil`: none.

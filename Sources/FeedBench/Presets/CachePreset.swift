@@ -35,6 +35,9 @@ public struct CachePreset: Sendable, Hashable {
     /// Whether a full-size image is left for Core Animation to decode on the main thread at its
     /// first draw (Kingfisher unless `backgroundDecode`; `kingfisher:background-decode` sets it).
     public var decodesAtFirstDraw = false
+    /// Whether a cell's disk hit is read on the main thread and shown at once (`:sync-disk`:
+    /// Kingfisher's `loadDiskFileSynchronously`, on in SwiftUI's `KFImage`).
+    public var readsDiskOnMainThread = false
     public var downloadRateLimit: DownloadRateLimit?
     public var raisesPriorityOnJoin = true
     public var prefetch = PrefetchSettings()
@@ -145,6 +148,7 @@ public struct CachePreset: Sendable, Hashable {
         ("downsample", "decode to the cell's pixel size (Nuke's resize processor, Kingfisher's DownsamplingImageProcessor, SDWebImage's thumbnail size)"),
         ("full-size", "decode at the image's full size (the libraries' default)"),
         ("background-decode", "decode off the main thread (Kingfisher's backgroundDecode option; the other libraries always do)"),
+        ("sync-disk", "read a cell's disk hit on the main thread and show it at once (Kingfisher's loadDiskFileSynchronously, on in SwiftUI's KFImage)"),
         ("prefetch=1…32", "prefetches a prefetcher runs at once"),
     ]
 
@@ -156,11 +160,12 @@ public struct CachePreset: Sendable, Hashable {
             throw InputError(source: source, "unknown preset \(InputError.quote(parts[0])); expected one of \(all.map(\.name).joined(separator: ", "))")
         }
         for parameter in parts.dropFirst() {
-            let expected = "expected downsample, full-size, background-decode or prefetch=1…32"
+            let expected = "expected downsample, full-size, background-decode, sync-disk or prefetch=1…32"
             switch parameter {
             case "downsample": preset.decodesFullSize = false
             case "full-size": preset.decodesFullSize = true
             case "background-decode": preset.decodesAtFirstDraw = false
+            case "sync-disk": preset.readsDiskOnMainThread = true
             case _ where parameter.hasPrefix("prefetch="):
                 guard let count = Int(parameter.dropFirst("prefetch=".count)), (1...32).contains(count) else {
                     throw InputError(source: source, "preset \(preset.name): \(InputError.quote(parameter)) is out of range; expected prefetch=1…32")
@@ -199,6 +204,7 @@ public struct CachePreset: Sendable, Hashable {
         configuration.memorySweepInterval = memorySweepSeconds.map { $0 * 1_000_000_000 }
         configuration.decodeConcurrency = decodeConcurrency
         configuration.decodesAtFirstDraw = decodesAtFirstDraw
+        configuration.readsDiskOnMainThread = readsDiskOnMainThread
         configuration.downloadRateLimit = downloadRateLimit
         configuration.raisesPriorityOnJoin = raisesPriorityOnJoin
         configuration.cancelsOnDisappear = cancelsOnDisappear

@@ -102,6 +102,8 @@ extension CachePreset {
         var text = diskBytes.map { $0 % Self.mebibyte == 0 ? "\($0 / Self.mebibyte) MiB" : "\($0 / Self.megabyte) MB" } ?? "no size limit"
         text += ", LRU"
         if let diskMaxAge { text += ", \(diskMaxAge / 86_400) days since last access" }
+        text += readsDiskOnMainThread ? "; a cell's disk hit is read on the main thread and shown at once"
+                                      : "; read off the main thread" + (name == "kingfisher" ? " (\(name):sync-disk reads on it)" : "")
         return text
     }
 

@@ -42,22 +42,29 @@ extension FeedApp {
             pipeline.stopPrefetch(image.url, at: now, queue: &clock)
         }
         recorders.display(image.url, at: now, outcome: outcome)
+        // A memory hit shows its image on this frame, and so does a disk hit read on the main
+        // thread (which pays the read); the other cells wait for theirs.
+        let readHere = outcome == .diskHit && configuration.pipeline.readsDiskOnMainThread
+        let shown = outcome == .memoryHit || readHere
+        count(outcome, waited: !shown)
+        viewport.show(index, url: image.url, waitingSince: shown ? nil : now, bitmapBytes: bitmap)
+        if shown {
+            if readHere { mainThread.add(pipeline.diskReadTime(of: image)) }
+            mainThread.add(pipeline.drawDecodeTime(image, fresh: readHere))
+            showedImage(at: now)
+        }
+        deliverImages(at: now)
+    }
+
+    /// Counts a display by how it was served; one shown on its frame waited 0.
+    mutating func count(_ outcome: DisplayOutcome, waited: Bool) {
         switch outcome {
-        case .memoryHit:
-            result.memoryHits += 1
-            result.displayLatency.recordNoWait()
+        case .memoryHit: result.memoryHits += 1
         case .diskHit: result.diskHits += 1
         case .inflightHit: result.inflightHits += 1
         case .miss: result.misses += 1
         }
-        // A memory hit shows its image on this frame; the other cells wait for theirs.
-        let shown = outcome == .memoryHit
-        viewport.show(index, url: image.url, waitingSince: shown ? nil : now, bitmapBytes: bitmap)
-        if shown {
-            mainThread.add(pipeline.drawDecodeTime(image, fresh: false))
-            showedImage(at: now)
-        }
-        deliverImages(at: now)
+        if !waited { result.displayLatency.recordNoWait() }
     }
 
     /// A cell scrolled off: if it was still waiting, that wait was a stall cut short, and its

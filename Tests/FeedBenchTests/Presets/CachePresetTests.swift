@@ -253,7 +253,7 @@ import Testing
         #expect(throws: InputError(source: "--preset", "unknown preset \"glide\"; expected one of default, aggressive, conservative, nuke, nuke@main, kingfisher, sdwebimage")) {
             try CachePreset.named("glide")
         }
-        #expect(throws: InputError(source: "--preset", "preset nuke has no parameter \"resize\"; expected downsample, full-size, background-decode or prefetch=1…32")) {
+        #expect(throws: InputError(source: "--preset", "preset nuke has no parameter \"resize\"; expected downsample, full-size, background-decode, sync-disk or prefetch=1…32")) {
             try CachePreset.named("nuke:resize")
         }
         #expect(throws: InputError(source: "--preset", "preset kingfisher: \"prefetch=0\" is out of range; expected prefetch=1…32")) {

@@ -120,6 +120,29 @@ import Testing
         }
     }
 
+    /// Kingfisher's `loadDiskFileSynchronously` (`:sync-disk`) reads a cell's disk hit on the
+    /// main thread: the cell shows its image on the frame it appears (no stall, no wait), and
+    /// the main thread pays the read. A revisitor scrolling back over a 20 MB memory cache finds
+    /// its images on disk; with a 20 ms disk read (beyond a 60 Hz frame) and cells that
+    /// configure in no time, only the synchronous reads make frames late.
+    @Test func readingTheDiskOnTheMainThreadTradesDiskHitStallsForLateFrames() throws {
+        var profile = Self.lowEnd(cell: 0)
+        profile.diskReadLatency = 20_000_000
+        func run(_ preset: String) throws -> RunResult {
+            var pipeline = try CachePreset.named(preset).pipeline(on: profile)
+            pipeline.memoryLimits = .bytes(20_000_000)
+            let configuration = RunConfiguration(profile: profile, network: .lte, pipeline: pipeline, window: .items(PrefetchWindow(ahead: 0)),
+                                                 workload: .behavior(.revisitor, duration: 60 * Self.seconds), seed: 1)
+            return try FeedSimulation.run(configuration)
+        }
+        let queued = try run("kingfisher:background-decode")
+        let sync = try run("kingfisher:background-decode:sync-disk")
+        #expect(queued.diskHits > 0 && sync.diskHits > 0, "scrolling back reads from disk: \(queued.diskHits), \(sync.diskHits)")
+        #expect(queued.frames.framesLate == 0, "\(queued.frames)")
+        #expect(sync.frames.framesLate >= sync.diskHits && sync.frames.hitchTime > 0, "\(sync.diskHits) reads: \(sync.frames)")
+        #expect(sync.stalls.count < queued.stalls.count, "disk hits no longer wait: \(sync.stalls.count) vs \(queued.stalls.count)")
+    }
+
     @Test func theResultsRowCarriesTheFrameFigures() throws {
         let result = try Self.run("kingfisher", duration: 10)
         let cells = result.csvRow.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
