@@ -61,8 +61,10 @@ final class LiveHTTP: Sendable {
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// Starts `GET server + path`; returns the request's number (for `cancel(_:)`).
-    func get(_ path: String, keepsBody: Bool, completion: @escaping @Sendable (Answer) -> Void) -> Int {
+    /// Starts `GET server + path`; returns the request's number (for `cancel(_:)`). With
+    /// `heads`, its answer is held once its head arrives until every request sharing `heads`
+    /// has its own (`warmUp`).
+    func get(_ path: String, keepsBody: Bool, heads: HeadBarrier? = nil, completion: @escaping @Sendable (Answer) -> Void) -> Int {
         let number = numbers.withLock { number in
             number += 1
             return number
@@ -73,7 +75,7 @@ final class LiveHTTP: Sendable {
             // The app's order of requests, which `bench serve` keeps whatever order they reach it in.
             request.headers.add(name: Self.numberHeader, value: String(number))
             let task = client.execute(request: request, delegate: Reader(number: number, path: path, keepsBody: keepsBody, http: self,
-                                                                         completion: completion))
+                                                                         heads: heads, completion: completion))
             let cancelled = requests.withLock { requests -> Bool in
                 guard requests[number] != nil else { return true }
                 requests[number]!.task = task
@@ -93,10 +95,45 @@ final class LiveHTTP: Sendable {
     /// link has no connection set-up: here a cold client sent its first request 6.4 ms after it
     /// was asked to, which moved the first page past a frame. A server that cannot be reached
     /// is refused here (`check()`).
+    ///
+    /// Each answer is held from its head until all `count` heads have come (`HeadBarrier`): a
+    /// connection stays busy until then, so the client opens `count` of them. Without it a fast
+    /// server answered the first before the last was sent, and the client reused that
+    /// connection. `count` is at most the client's connection limit, so every head can come; a
+    /// request that fails before its head releases the others.
     func warmUp(connections count: Int) {
         let answered = DispatchSemaphore(value: 0)
-        for _ in 0..<count { _ = get("/_conditions", keepsBody: false) { _ in answered.signal() } }
+        let heads = HeadBarrier(count: count)
+        for _ in 0..<count { _ = get("/_conditions", keepsBody: false, heads: heads) { _ in answered.signal() } }
         for _ in 0..<count { answered.wait() }
+    }
+
+    /// Holds the answers of `count` requests from their heads until all `count` heads have
+    /// come, or until one of the requests failed.
+    final class HeadBarrier: Sendable {
+        private let count: Int
+        /// The held answers; `nil` once released.
+        private let held = Locked<[EventLoopPromise<Void>]?>([])
+
+        init(count: Int) { self.count = count }
+
+        /// A head came on `loop`: its answer goes on when the future completes.
+        func arrived(on loop: EventLoop) -> EventLoopFuture<Void> {
+            let promise = loop.makePromise(of: Void.self)
+            let released = held.withLock { held -> [EventLoopPromise<Void>]? in
+                guard var waiting = held else { return [promise] }
+                waiting.append(promise)
+                held = waiting.count >= count ? nil : waiting
+                return waiting.count >= count ? waiting : []
+            }
+            for promise in released ?? [] { promise.succeed() }
+            return promise.futureResult
+        }
+
+        /// A request failed before its head: nothing holds the others any more.
+        func release() {
+            for promise in held.withLock({ held in defer { held = nil }; return held ?? [] }) { promise.succeed() }
+        }
     }
 
     /// Cancels request `number`; its completion gets `.none`. Returns the bytes it had received.
@@ -137,6 +174,7 @@ final class LiveHTTP: Sendable {
         let path: String
         let keepsBody: Bool
         let http: LiveHTTP
+        let heads: HeadBarrier?
         let completion: @Sendable (Answer) -> Void
         // Touched only on the request's event loop, one callback at a time.
         var status = 0
@@ -144,14 +182,14 @@ final class LiveHTTP: Sendable {
         var body: [UInt8] = []
         var bytes: Int64 = 0
 
-        init(number: Int, path: String, keepsBody: Bool, http: LiveHTTP, completion: @escaping @Sendable (Answer) -> Void) {
-            (self.number, self.path, self.keepsBody, self.http, self.completion) = (number, path, keepsBody, http, completion)
+        init(number: Int, path: String, keepsBody: Bool, http: LiveHTTP, heads: HeadBarrier?, completion: @escaping @Sendable (Answer) -> Void) {
+            (self.number, self.path, self.keepsBody, self.http, self.heads, self.completion) = (number, path, keepsBody, http, heads, completion)
         }
 
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
             status = Int(head.status.code)
             offline = head.headers.first(name: ServeConditions.offlineHeader.name) == ServeConditions.offlineHeader.value
-            return task.eventLoop.makeSucceededVoidFuture()
+            return heads?.arrived(on: task.eventLoop) ?? task.eventLoop.makeSucceededVoidFuture()
         }
 
         func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
@@ -171,6 +209,7 @@ final class LiveHTTP: Sendable {
         }
 
         func didReceiveError(task: HTTPClient.Task<Void>, _ error: Error) {
+            heads?.release()
             http.requests.withLock { $0[number] = nil }
             switch error as? HTTPClientError {
             case .cancelled?:

@@ -28,8 +28,7 @@ import Glibc
         let folder = try BenchProcess.scratch()
         let reference = try BenchProcess.scratch().appendingPathComponent("new.csv").path
         let destination = folder.appendingPathComponent("trace.csv").path
-        // About 72 MB, written in 64 KiB pieces over about 0.7 s (FeedBench is optimized in
-        // debug builds too: Package.swift).
+        // About 72 MB, written in 64 KiB pieces over about 2 s in a debug build.
         let writeNew = ["trace", "zipf", "--objects", "1000", "--requests", "4000000", "--seed", "2"]
         #expect(try BenchProcess.run(writeNew + ["--out", reference]).status == 0)
         #expect(try BenchProcess.run(["trace", "zipf", "--objects", "10", "--requests", "100", "--out", destination]).status == 0)
@@ -53,7 +52,7 @@ import Glibc
         let folder = try BenchProcess.scratch()
         let store = folder.appendingPathComponent("store").path
         let out = folder.appendingPathComponent("out.csv").path
-        // About 0.5 s a session in a debug build, so both kills land mid-run, and about 1,200
+        // About 1.4 s a session in a debug build, so both kills land mid-run, and about 1,200
         // images viewed a session (the reader scrolls slowly): the two killed sessions and the two
         // finished ones stay well inside the 5,000-image catalogue, which a session whose every
         // image was viewed before would find empty (and be refused for showing nothing).
