@@ -1,6 +1,13 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The simulator's module is optimized in debug builds too. `swift run bench`, the README's first
+// command, is a debug build: unoptimized, the main job took 38.5 s (docs/setup.md). SwiftPM
+// refuses unsafe flags in a package fetched as another's dependency (checked out), so such a
+// copy builds without them.
+let optimizedInDebug: [SwiftSetting] = Context.packageDirectory.contains("/checkouts/")
+    ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "FeedBench",
     products: [
@@ -41,7 +48,8 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Yams", package: "Yams"),
                 "SQLiteProcessSettings",
-            ]
+            ],
+            swiftSettings: optimizedInDebug
         ),
         .target(name: "SQLiteProcessSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         // bench serve's HTTP server, in a module of its own: the server libraries (Hummingbird,

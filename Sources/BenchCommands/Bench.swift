@@ -15,7 +15,7 @@ package struct Bench: ParsableCommand {
         """,
         version: "bench \(FeedBench.version)",
         subcommands: [RunCommand.self, SweepCommand.self, MergeCommand.self, TuneCommand.self, CompareCommand.self,
-                      ReportCommand.self, CheckCommand.self, CacheSimCommand.self, TraceCommand.self, ProfilesCommand.self,
+                      ReportCommand.self, ApplyCommand.self, CheckCommand.self, CacheSimCommand.self, TraceCommand.self, ProfilesCommand.self,
                       PresetsCommand.self, ServeCommand.self, AgreeCommand.self, CalibrateCommand.self],
         defaultSubcommand: RunCommand.self
     )

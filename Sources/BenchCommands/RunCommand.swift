@@ -16,6 +16,14 @@ struct RunCommand: ParsableCommand {
         bytes downloaded) is recommended. Every other option narrows or replaces one axis of \
         that matrix.
 
+        With --library nuke, kingfisher or sdwebimage, the matrix is that library's own \
+        settings instead: its preset as shipped and with each decoding option it has, each \
+        with its prefetcher's concurrency and twice it, memory cache cost limits of 0.5, 1, 2, \
+        4 and 8 % of the device's RAM and the library's own default, and windows 0 to 50, \
+        ranked within 5 ms/s of hitches (Apple's good) unless --max-hitch-ratio says \
+        otherwise. The summary ends with the settings to apply in the library's Swift API, and \
+        bench apply turns several profiles' results into one Swift file.
+
         Only the standard matrix as it stands writes results/<profile>.csv, the committed \
         baseline. Any other option that changes the runs (all but --out, --per-launch, \
         --timeline and --jobs) writes, without --out, a file named after the options given: \
@@ -27,6 +35,7 @@ struct RunCommand: ParsableCommand {
           bench --profile low-end
           bench run --profile mid --policy lru,s3fifo --window 0,20 --network 3g
           bench run --profile tablet --preset nuke,kingfisher --launches 3
+          bench run --profile low-end --library kingfisher
           bench run --profile my-phone.json --trace my-recording.csv
 
         With --live URL, runs one configuration (one policy or preset, memory limit, window, \
@@ -40,11 +49,13 @@ struct RunCommand: ParsableCommand {
           bench run --live http://127.0.0.1:8080 --profile low-end --network 3g --policy lru \
             --memory-limit 1x --window 20 --trace browser --seed 1 --duration 30s
 
-        Docs: docs/main-job.md, docs/model.md, docs/results.md; --live: docs/serve-and-live.md.
+        Docs: docs/main-job.md, docs/model.md, docs/results.md; --library: docs/libraries.md; --live: docs/serve-and-live.md.
         """
     )
 
     @OptionGroup var matrix: RunMatrixOptions
+
+    @OptionGroup var library: LibraryOption
 
     @Option(help: ArgumentHelp("Also write each launch's figures here (CSV).", valueName: "file"))
     var perLaunch: String?
@@ -72,8 +83,8 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let started = DispatchTime.now()
-        let maxHitchRatio = try hitches.bound()
-        var grid = try matrix.grid()
+        let maxHitchRatio = try library.maxHitchRatio(hitches)
+        var grid = try matrix.grid(library: library)
         try session.apply(to: &grid.session)
         let plan = try SweepPlan(grid)
         let device = plan.profiles[0]
@@ -111,7 +122,8 @@ struct RunCommand: ParsableCommand {
         if let requests { try AtomicFile.write(RequestLogFile.csv(results[0].requests), to: requests) }
 
         let style = TerminalStyle.forDescriptor(1, environment: ProcessInfo.processInfo.environment)
-        FileDescriptorOutput.write(MatrixSummary(profile: device, results: results, maxHitchRatio: maxHitchRatio).table(style: style), to: 1)
+        let summary = MatrixSummary(profile: device, results: results, maxHitchRatio: maxHitchRatio)
+        FileDescriptorOutput.write(summary.table(style: style) + LibrarySettings.summary(of: summary.recommended, on: device), to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         FileDescriptorOutput.write("wrote \(destination): \(results.count) runs, \(displays) displays in \(String(format: "%.2f", seconds)) s\n", to: 2)
     }
@@ -126,7 +138,7 @@ struct RunCommand: ParsableCommand {
             }.joined(separator: ",")
         }
         let options: [(String, String?)] = [
-            ("--policy", matrix.policy), ("--preset", matrix.preset), ("--window", matrix.window), ("--strategy", matrix.strategy == "cacheFirst" ? nil : matrix.strategy),
+            ("--library", library.library), ("--policy", matrix.policy), ("--preset", matrix.preset), ("--window", matrix.window), ("--strategy", matrix.strategy == "cacheFirst" ? nil : matrix.strategy),
             ("--trace", traces), ("--network", matrix.network), ("--memory-limit", matrix.memoryLimit), ("--seed", matrix.seed),
         ] + session.changes.map { ($0.option, $0.value) } + [("--store", store.map(name)), ("--live", live.map { _ in "" })]
         return options.compactMap { option, value in value.map { (String(option.dropFirst(2)), $0) } }

@@ -26,15 +26,16 @@ struct RunMatrixOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Network preset (wifi, dsl, lte, 3g, edge, very-bad); default: the profile's.", valueName: "name"))
     var network: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated memory-cache cost limits: sizes with a unit (200MB, 150MiB) or multiples of the profile's (0.25x) (default: 0.03125x,0.0625x,0.125x,0.25x,0.5x,1x; a preset's own limit).", valueName: "list"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated memory-cache cost limits: sizes with a unit (200MB, 150MiB), multiples of the profile's (0.25x), or shares of the device's RAM (2%ram) (default: 0.03125x,0.0625x,0.125x,0.25x,0.5x,1x; a preset's own limit).", valueName: "list"))
     var memoryLimit: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated seeds of the runs' random generators; the ranking is over their mean and shows their spread (default: 1,2,3).", valueName: "list"))
     var seed: String?
 
-    /// The runs' grid (without the session options, which the command applies). Throws an
-    /// `InputError` when both --policy and --preset are given.
-    func grid() throws -> SweepGrid {
+    /// The runs' grid (without the session options, which the command applies), with
+    /// `library`'s knobs when it names one. Throws an `InputError` when both --policy and
+    /// --preset are given, or either with --library.
+    func grid(library: LibraryOption? = nil) throws -> SweepGrid {
         if policy != nil && preset != nil {
             throw InputError(source: "--preset", "a preset brings its own policy: give --policy or --preset, not both")
         }
@@ -48,6 +49,7 @@ struct RunMatrixOptions: ParsableArguments {
         try grid.addTraces(SweepGrid.values(trace, option: "--trace"))
         grid.strategies = [SweepGrid.Value(strategy, source: "--strategy")]
         grid.seeds = SweepGrid.values(seed, option: "--seed")
+        try library?.apply(to: &grid, given: [("--policy", policy != nil), ("--preset", preset != nil)])
         // The standard matrix's own axes where a sweep's grid has other defaults.
         if grid.seeds.isEmpty { grid.seeds = StandardMatrix.seeds.map { SweepGrid.Value(String($0), source: "--seed") } }
         if grid.memoryLimits.isEmpty && grid.presets.isEmpty {

@@ -79,6 +79,8 @@ struct SweepCommand: ParsableCommand {
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Seeds.", valueName: "list"))
     var seed: [String] = []
 
+    @OptionGroup var library: LibraryOption
+
     @OptionGroup var session: SessionOptions
 
     @Option(help: ArgumentHelp("Run only shard K of N (e.g. 2/4), or `auto`: the shard the job engine's task is (Kubernetes, Slurm, GitLab, Buildkite, CircleCI).", valueName: "K/N|auto"))
@@ -111,6 +113,7 @@ struct SweepCommand: ParsableCommand {
         flags.strategies = SweepGrid.values(strategy, option: "--strategy")
         flags.seeds = SweepGrid.values(seed, option: "--seed")
         grid.override(with: flags)
+        try library.apply(to: &grid, given: [("--policy", !grid.policies.isEmpty), ("--preset", !grid.presets.isEmpty)])
         try session.apply(to: &grid.session)
         let jobs = try self.jobs.checked()
         let shard = try chosenShard()

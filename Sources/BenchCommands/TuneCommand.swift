@@ -89,6 +89,8 @@ struct TuneCommand: ParsableCommand {
 
     @OptionGroup var hitches: HitchRatioOption
 
+    @OptionGroup var library: LibraryOption
+
     @Option(help: ArgumentHelp("auto (the default), exhaustive or halving.", valueName: "method"))
     var search: String?
 
@@ -133,12 +135,13 @@ struct TuneCommand: ParsableCommand {
         grid.policies = SweepGrid.values(policy, option: "--policy")
         grid.presets = SweepGrid.values(preset, option: "--preset")
         grid.memoryLimits = SweepGrid.values(memoryLimit, option: "--memory-limit")
+        grid.windows = SweepGrid.values(window, option: "--window")
+        try library.apply(to: &grid, given: [("--policy", !policy.isEmpty), ("--preset", !preset.isEmpty)])
         if grid.memoryLimits.isEmpty {
             grid.memoryLimits = [1, 2, 4, 6].map { quarters in
                 SweepGrid.Value("\(device.memoryCacheBytes / 4 * Int64(quarters))B", source: "--memory-limit")
             }
         }
-        grid.windows = SweepGrid.values(window, option: "--window")
         grid.strategies = SweepGrid.values(strategy, option: "--strategy")
         grid.behaviors = SweepGrid.values(behavior, option: "--behavior")
         try grid.addTraces(SweepGrid.values(trace, option: "--trace"))
@@ -159,7 +162,7 @@ struct TuneCommand: ParsableCommand {
 
     /// Scores the configurations the `--results` files hold.
     func readResults(objective: TuneFigure) throws -> TuneReport {
-        let shaping = [("--policy", !policy.isEmpty), ("--preset", !preset.isEmpty), ("--memory-limit", !memoryLimit.isEmpty),
+        let shaping = [("--library", library.library != nil), ("--policy", !policy.isEmpty), ("--preset", !preset.isEmpty), ("--memory-limit", !memoryLimit.isEmpty),
                        ("--window", !window.isEmpty), ("--strategy", !strategy.isEmpty), ("--behavior", !behavior.isEmpty),
                        ("--trace", !trace.isEmpty), ("--seeds", seeds != nil), ("--search", search != nil)]
             .filter(\.1).map(\.0) + session.given
@@ -196,7 +199,7 @@ struct TuneCommand: ParsableCommand {
             TuneConstraint(figure: .kills, atMost: 0),
         ]
         constraints += try constraint.map { try TuneConstraint.parse($0, source: "--constraint") }
-        if let bound = try hitches.bound() { constraints.append(TuneConstraint(figure: .hitchRatio, atMost: bound)) }
+        if let bound = try library.maxHitchRatio(hitches) { constraints.append(TuneConstraint(figure: .hitchRatio, atMost: bound)) }
         return TuneCriteria(objective: objective, constraints: constraints)
     }
 }

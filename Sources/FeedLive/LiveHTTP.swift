@@ -34,6 +34,9 @@ final class LiveHTTP: Sendable {
     /// The header each request carries its number in (1, 2, … in the order the app made them):
     /// `bench serve` lets requests into its network model in that order (`RequestOrder`).
     static let numberHeader = "FeedBench-Request"
+    /// The header the warm-up's requests carry their count in: `bench serve` holds each answer
+    /// until the whole set has come (its `WarmUpGathering`).
+    static let warmUpHeader = "FeedBench-Warm-Up"
 
     /// The server's URL, without a trailing slash: `http://127.0.0.1:8080`.
     let server: String
@@ -61,10 +64,10 @@ final class LiveHTTP: Sendable {
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// Starts `GET server + path`; returns the request's number (for `cancel(_:)`). With
-    /// `heads`, its answer is held once its head arrives until every request sharing `heads`
-    /// has its own (`warmUp`).
-    func get(_ path: String, keepsBody: Bool, heads: HeadBarrier? = nil, completion: @escaping @Sendable (Answer) -> Void) -> Int {
+    /// Starts `GET server + path`, with `headers` besides its number; returns the request's
+    /// number (for `cancel(_:)`).
+    func get(_ path: String, keepsBody: Bool, headers: [(name: String, value: String)] = [],
+             completion: @escaping @Sendable (Answer) -> Void) -> Int {
         let number = numbers.withLock { number in
             number += 1
             return number
@@ -74,8 +77,9 @@ final class LiveHTTP: Sendable {
             var request = try HTTPClient.Request(url: server + path)
             // The app's order of requests, which `bench serve` keeps whatever order they reach it in.
             request.headers.add(name: Self.numberHeader, value: String(number))
+            for header in headers { request.headers.add(name: header.name, value: header.value) }
             let task = client.execute(request: request, delegate: Reader(number: number, path: path, keepsBody: keepsBody, http: self,
-                                                                         heads: heads, completion: completion))
+                                                                         completion: completion))
             let cancelled = requests.withLock { requests -> Bool in
                 guard requests[number] != nil else { return true }
                 requests[number]!.task = task
@@ -96,44 +100,18 @@ final class LiveHTTP: Sendable {
     /// was asked to, which moved the first page past a frame. A server that cannot be reached
     /// is refused here (`check()`).
     ///
-    /// Each answer is held from its head until all `count` heads have come (`HeadBarrier`): a
-    /// connection stays busy until then, so the client opens `count` of them. Without it a fast
-    /// server answered the first before the last was sent, and the client reused that
-    /// connection. `count` is at most the client's connection limit, so every head can come; a
-    /// request that fails before its head releases the others.
+    /// Each request carries the set's count (`warmUpHeader`), and the server holds each answer
+    /// until all `count` have come: HTTP/1.1 carries one request at a time on a connection, so
+    /// the client opens `count` of them. Holding the answers here would not do: the client's pool
+    /// takes a connection back as soon as an answer's last byte arrives, and a fast answer to the
+    /// first request freed its connection for the last. `count` is at most the client's
+    /// connection limit, so every request of the set can be sent.
     func warmUp(connections count: Int) {
         let answered = DispatchSemaphore(value: 0)
-        let heads = HeadBarrier(count: count)
-        for _ in 0..<count { _ = get("/_conditions", keepsBody: false, heads: heads) { _ in answered.signal() } }
+        for _ in 0..<count {
+            _ = get("/_conditions", keepsBody: false, headers: [(Self.warmUpHeader, String(count))]) { _ in answered.signal() }
+        }
         for _ in 0..<count { answered.wait() }
-    }
-
-    /// Holds the answers of `count` requests from their heads until all `count` heads have
-    /// come, or until one of the requests failed.
-    final class HeadBarrier: Sendable {
-        private let count: Int
-        /// The held answers; `nil` once released.
-        private let held = Locked<[EventLoopPromise<Void>]?>([])
-
-        init(count: Int) { self.count = count }
-
-        /// A head came on `loop`: its answer goes on when the future completes.
-        func arrived(on loop: EventLoop) -> EventLoopFuture<Void> {
-            let promise = loop.makePromise(of: Void.self)
-            let released = held.withLock { held -> [EventLoopPromise<Void>]? in
-                guard var waiting = held else { return [promise] }
-                waiting.append(promise)
-                held = waiting.count >= count ? nil : waiting
-                return waiting.count >= count ? waiting : []
-            }
-            for promise in released ?? [] { promise.succeed() }
-            return promise.futureResult
-        }
-
-        /// A request failed before its head: nothing holds the others any more.
-        func release() {
-            for promise in held.withLock({ held in defer { held = nil }; return held ?? [] }) { promise.succeed() }
-        }
     }
 
     /// Cancels request `number`; its completion gets `.none`. Returns the bytes it had received.
@@ -174,7 +152,6 @@ final class LiveHTTP: Sendable {
         let path: String
         let keepsBody: Bool
         let http: LiveHTTP
-        let heads: HeadBarrier?
         let completion: @Sendable (Answer) -> Void
         // Touched only on the request's event loop, one callback at a time.
         var status = 0
@@ -182,14 +159,14 @@ final class LiveHTTP: Sendable {
         var body: [UInt8] = []
         var bytes: Int64 = 0
 
-        init(number: Int, path: String, keepsBody: Bool, http: LiveHTTP, heads: HeadBarrier?, completion: @escaping @Sendable (Answer) -> Void) {
-            (self.number, self.path, self.keepsBody, self.http, self.heads, self.completion) = (number, path, keepsBody, http, heads, completion)
+        init(number: Int, path: String, keepsBody: Bool, http: LiveHTTP, completion: @escaping @Sendable (Answer) -> Void) {
+            (self.number, self.path, self.keepsBody, self.http, self.completion) = (number, path, keepsBody, http, completion)
         }
 
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
             status = Int(head.status.code)
             offline = head.headers.first(name: ServeConditions.offlineHeader.name) == ServeConditions.offlineHeader.value
-            return heads?.arrived(on: task.eventLoop) ?? task.eventLoop.makeSucceededVoidFuture()
+            return task.eventLoop.makeSucceededVoidFuture()
         }
 
         func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
@@ -209,7 +186,6 @@ final class LiveHTTP: Sendable {
         }
 
         func didReceiveError(task: HTTPClient.Task<Void>, _ error: Error) {
-            heads?.release()
             http.requests.withLock { $0[number] = nil }
             switch error as? HTTPClientError {
             case .cancelled?:

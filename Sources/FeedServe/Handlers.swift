@@ -196,8 +196,14 @@ struct Handlers: Sendable {
 
     // MARK: Conditions and the API description
 
+    /// The conditions; a live run's warm-up request waits for the rest of its set first
+    /// (`WarmUpGathering`).
     @Sendable func conditions(_ request: Request, context: ServeContext) async throws -> Response {
-        respond(request, context, Self.json(.ok, state.conditions.json), arrived: state.now)
+        let arrived = state.now
+        if let count = WarmUpGathering.count(request.headers[HTTPFields.Element.Name(WarmUpGathering.header)!]) {
+            await state.warmUp.gather(count, client: context.client, eventLoop: context.eventLoop)
+        }
+        return respond(request, context, Self.json(.ok, state.conditions.json), arrived: arrived)
     }
 
     @Sendable func changeConditions(_ request: Request, context: ServeContext) async throws -> Response {

@@ -93,6 +93,8 @@ enum OpenAPIDocument {
         get:
           operationId: getConditions
           summary: The injected conditions
+          parameters:
+            - {$ref: "#/components/parameters/WarmUpCount"}
           responses:
             "200":
               description: The conditions
@@ -136,6 +138,15 @@ enum OpenAPIDocument {
             sends it). A numbered request enters the network model after the client's requests
             numbered before it, waiting for them at most 5 ms; any other value is ignored.
           schema: {type: integer, minimum: 1}
+        WarmUpCount:
+          name: FeedBench-Warm-Up
+          in: header
+          required: false
+          description: >-
+            A live run's warm-up: the answer waits until this many requests of the client
+            carrying the header are waiting, or 1 s has passed, so that each came on a connection
+            of its own. Any value but a whole number in 1…1001 is ignored.
+          schema: {type: integer, minimum: 1, maximum: 1001}
       responses:
         Error:
           description: An error, in one line

@@ -59,6 +59,8 @@ final class ServeState: Sendable {
     let closures = ClientClosures()
     /// The order in which clients that number their requests sent them.
     let order = RequestOrder()
+    /// The warm-up requests held until their client's whole set has come.
+    let warmUp = WarmUpGathering()
 
     /// The network model new requests cross.
     var network: ServedNetwork { inner.withLock { $0.network } }

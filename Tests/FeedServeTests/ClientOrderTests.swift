@@ -6,8 +6,8 @@ import TestSupport
 import Testing
 
 /// What the server learns from the client beyond its requests: that it closed a connection
-/// (`ClientClosures`), and in which order it sent requests that reach the server out of it
-/// (`RequestOrder`).
+/// (`ClientClosures`), in which order it sent requests that reach the server out of it
+/// (`RequestOrder`), and which requests open its connections together (`WarmUpGathering`).
 extension FeedServerTests {
     /// A client that closes its connection while its response is still queued in the model is
     /// cancelled there when it closes, not at the server's next write (here seconds later: a
@@ -61,6 +61,29 @@ extension FeedServerTests {
             let connections = Dictionary(records.map { ($0.path, $0.connection) }, uniquingKeysWith: { a, _ in a })
             return connections == ["/images/2.jpg": 1, "/images/1.jpg": 2] ? [] : ["connections \(connections)"]
         }
+    }
+
+    /// A warm-up set (`FeedBench-Warm-Up: 3`) sent 300 ms apart is answered together once its
+    /// third request has come, each on a connection of its own; a set that never completes
+    /// answers each request after 1 s; a value out of range is ignored.
+    @Test(.timedAlone) func warmUpRequestsAreAnsweredTogetherOnceTheirSetHasCome() async throws {
+        let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
+        let server = try await RunningServer.start(ServeConditions(network: RunningServer.instant), log: log)
+        let set = ["FeedBench-Warm-Up": "3"]
+        async let first = server.request("/_conditions", headers: set)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        async let second = server.request("/_conditions", headers: set)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        async let third = server.request("/_conditions", headers: set)
+        let together = try await [first, second, third]
+        let alone = try await server.request("/_conditions", headers: ["FeedBench-Warm-Up": "2"])
+        let ignored = try await server.request("/_conditions", headers: ["FeedBench-Warm-Up": "1002"])
+        await server.stop()
+        #expect(together.allSatisfy { $0.status == 200 } && alone.status == 200 && ignored.status == 200)
+        #expect(together[0].seconds >= 0.55 && together[1].seconds >= 0.25, "\(together.map(\.seconds))")
+        #expect(alone.seconds >= 0.95 && ignored.seconds < 0.5, "alone \(alone.seconds) s, ignored \(ignored.seconds) s")
+        let records = try RequestLogFile.records(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: log))), source: log)
+        #expect(Set(records.prefix(3).map(\.connection)).count == 3)
     }
 }
 #endif

@@ -184,8 +184,8 @@ public struct SweepPlan: Sendable {
         let profile = profiles[profileIndex]
 
         var pipeline = RunConfiguration.pipeline(for: cache, on: profile)
-        pipeline.memoryLimits.maxBytes = memoryLimit.resolve(own: pipeline.memoryLimits.maxBytes)
-        pipeline.diskLimits.maxBytes = diskLimit.resolve(own: pipeline.diskLimits.maxBytes)
+        pipeline.memoryLimits.maxBytes = memoryLimit.resolve(own: pipeline.memoryLimits.maxBytes, ram: profile.ramBytes)
+        pipeline.diskLimits.maxBytes = diskLimit.resolve(own: pipeline.diskLimits.maxBytes, ram: profile.ramBytes)
         pipeline.releaseViewed = session.releaseViewed
         var run = RunConfiguration(profile: profile, network: network ?? defaultNetworks[profileIndex], pipeline: pipeline,
                                    window: window, workload: workloads[profileIndex][workloadIndex], seed: seed,

@@ -120,7 +120,7 @@ public struct TuneReport: Sendable {
             lines.append("  \(figure.name) mean \(figure.format(spread.mean)), min \(figure.format(Double(spread.min))), max \(figure.format(Double(spread.max))) over \(best.samples.count) seed\(best.samples.count == 1 ? "" : "s")")
         }
         lines += edgeNotes
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined(separator: "\n") + "\n" + LibrarySettings.summary(of: best, on: profile)
     }
 
     /// A figure's column title.

@@ -1,0 +1,152 @@
+/// The Swift an app writes to set each knob FeedBench searches, in one library's own API, with
+/// every name taken from the library's sources at the version its preset follows
+/// (docs/libraries.md cites the files): Nuke 13.2.0, Kingfisher 8.11.0, SDWebImage 5.21.5.
+///
+/// Each piece is built from expressions, so the summary (literal values) and `bench apply`'s
+/// file (the fields of its settings) spell the API the same way. Free names: `urls` (`[URL]`,
+/// the URLs of the items past the last visible one, in feed order), `url` (`URL`), `cellSize`
+/// (`CGSize`, the cell in points) and `screenScale` (`CGFloat`).
+extension ImageLibrary {
+    /// The module an app imports.
+    public var module: String {
+        switch self {
+        case .nuke: "Nuke"
+        case .kingfisher: "Kingfisher"
+        case .sdwebimage: "SDWebImage"
+        }
+    }
+
+    /// The statement that sets the memory cache's cost limit to `bytes` (an `Int` expression).
+    func costLimitStatement(_ bytes: String) -> String {
+        switch self {
+        case .nuke: "ImageCache.shared.costLimit = \(bytes)"
+        case .kingfisher: "ImageCache.default.memoryStorage.config.totalCostLimit = \(bytes)"
+        case .sdwebimage: "SDImageCache.shared.config.maxMemoryCost = UInt(\(bytes))"
+        }
+    }
+
+    /// The library's own cost limit in words.
+    var defaultCostLimit: String {
+        switch self {
+        case .nuke: "15 % of RAM, at most 768 MiB (ImageCache.defaultCostLimit)"
+        case .kingfisher: "a quarter of RAM"
+        case .sdwebimage: "0, no limit"
+        }
+    }
+
+    /// Whether a setting is on: known when the Swift is written (the summary's), or a `Bool`
+    /// expression (a field of `bench apply`'s settings).
+    enum Condition {
+        case on
+        case off
+        case when(String)
+
+        init(_ value: Bool) { self = value ? .on : .off }
+    }
+
+    /// The decoding options a request carries, as a value of the type `decodingType` names:
+    /// downsampled to the cell when `downsamples`, decoded off the main thread when
+    /// `decodesInBackground` (Kingfisher's `.backgroundDecode`; the others always do).
+    func decodingValue(downsamples: Condition, decodesInBackground: Condition) -> String {
+        switch self {
+        case .nuke:
+            Self.choose("[ImageProcessors.Resize(size: cellSize)]", else: "[]", downsamples)
+        case .kingfisher:
+            Self.concatenate([(".processor(DownsamplingImageProcessor(size: cellSize)), .scaleFactor(screenScale)", downsamples),
+                              (".backgroundDecode", decodesInBackground)])
+        case .sdwebimage:
+            Self.choose("[.imageThumbnailPixelSize: CGSize(width: cellSize.width * screenScale, height: cellSize.height * screenScale)]",
+                        else: "[:]", downsamples)
+        }
+    }
+
+    /// `value` when `condition` holds, else `empty`.
+    static func choose(_ value: String, else empty: String, _ condition: Condition) -> String {
+        switch condition {
+        case .on: value
+        case .off: empty
+        case let .when(expression): "\(expression) ? \(value) : \(empty)"
+        }
+    }
+
+    /// An array literal of the items whose condition holds.
+    static func concatenate(_ parts: [(items: String, condition: Condition)]) -> String {
+        var known: [String] = []
+        var conditional: [String] = []
+        for part in parts {
+            switch part.condition {
+            case .on: known.append(part.items)
+            case .off: break
+            case let .when(expression): conditional.append("(\(expression) ? [\(part.items)] : [])")
+            }
+        }
+        let literal = "[" + known.joined(separator: ", ") + "]"
+        guard !conditional.isEmpty else { return literal }
+        return ((known.isEmpty ? [] : [literal]) + conditional).joined(separator: " + ")
+    }
+
+    /// The type of `decodingValue`.
+    var decodingType: String {
+        switch self {
+        case .nuke: "[any ImageProcessing]"
+        case .kingfisher: "KingfisherOptionsInfo"
+        case .sdwebimage: "[SDWebImageContextOption: Any]"
+        }
+    }
+
+    /// What a view's request does with the decoding options (`decoding`, named by a `let`).
+    var decodingUse: String {
+        switch self {
+        case .nuke: "let request = ImageRequest(url: url, processors: decoding)"
+        case .kingfisher: "KingfisherManager.shared.defaultOptions = decoding"
+        case .sdwebimage: "_ = decoding // the context of sd_setImage(with:placeholderImage:options:context:)"
+        }
+    }
+
+    /// The statement that sets up the prefetcher to run `concurrency` (an `Int` expression)
+    /// at once, once: Nuke's is the app's own (`prefetcher`), SDWebImage's is shared;
+    /// Kingfisher's is made per batch (`prefetchStatements`).
+    func prefetcherSetUp(concurrency: String) -> String? {
+        switch self {
+        case .nuke: "let prefetcher = ImagePrefetcher(maxConcurrentRequestCount: \(concurrency))"
+        case .kingfisher: nil
+        case .sdwebimage: "SDWebImagePrefetcher.shared.maxConcurrentPrefetchCount = UInt(\(concurrency))"
+        }
+    }
+
+    /// The statements that prefetch the first `count` of `urls` with the decoding options
+    /// `decoding` (a prefetched image must be decoded as the cell asks for it, or the cell
+    /// misses it). Kingfisher's prefetcher is made per batch, since a stopped one cannot
+    /// restart, and runs `concurrency` at once.
+    func prefetchStatements(count: String, concurrency: String) -> [String] {
+        switch self {
+        case .nuke:
+            ["prefetcher.startPrefetching(with: urls.prefix(\(count)).map { ImageRequest(url: $0, processors: decoding) })"]
+        case .kingfisher:
+            ["let prefetcher = ImagePrefetcher(urls: Array(urls.prefix(\(count))), options: decoding)",
+             "prefetcher.maxConcurrentDownloads = \(concurrency)", "prefetcher.start()"]
+        case .sdwebimage:
+            ["SDWebImagePrefetcher.shared.prefetchURLs(Array(urls.prefix(\(count))), options: [], context: decoding, progress: nil, completed: nil)"]
+        }
+    }
+
+    /// The disk cache as FeedBench leaves it: the library's default, which a session's
+    /// downloads do not fill.
+    var diskCache: String {
+        switch self {
+        case .nuke: "URLCache (DataLoader.sharedUrlCache), 150 MiB"
+        case .kingfisher: "ImageCache.default.diskStorage.config.sizeLimit 0 (no limit), entries expire after 7 days"
+        case .sdwebimage: "SDImageCache.shared.config.maxDiskSize 0 (no limit), maxDiskAge 7 days"
+        }
+    }
+
+    /// What the library cannot be told that bears on the answer.
+    var cannotExpress: [String] {
+        switch self {
+        case .nuke:
+            ["the memory cache's eviction order: it is Nuke's own, which the nuke preset follows"]
+        case .kingfisher, .sdwebimage:
+            ["the memory cache's eviction order, and NSCache treats the cost limit as a hint: it may evict before it is reached"]
+        }
+    }
+}

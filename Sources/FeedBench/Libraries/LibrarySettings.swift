@@ -1,0 +1,108 @@
+/// A recommendation in one library's own settings, for one profile: the memory cache's cost
+/// limit, how many items ahead the app drives the library's prefetcher, whether requests decode
+/// to the cell, and (Kingfisher) whether images decode off the main thread — read back from the
+/// configuration a summary recommends (its `policy` cell names the library's variant).
+public struct LibrarySettings: Sendable, Equatable {
+    public let library: ImageLibrary
+    public let profile: DeviceProfile
+    /// The variant recommended (`nuke:downsample`).
+    public let preset: CachePreset
+    /// The memory cache's cost limit in bytes; `nil`: the library's own default.
+    public let memoryCostLimit: Int64?
+    /// Items past the last visible one the prefetcher is given (0: no prefetching).
+    public let prefetchWindow: Int
+
+    /// The settings of a configuration of `library` on `profile`: `policy`, `memoryLimitBytes`
+    /// and `window` as a summary or results file holds them (0 bytes: no cost limit). Throws an
+    /// `InputError` from `source` when the policy is not one of the library's variants or the
+    /// window is not a number of items (FeedBench's own prefetch drivers are no setting of the
+    /// library's).
+    public init(library: ImageLibrary, policy: String, memoryLimitBytes: Int64, window: String, profile: DeviceProfile,
+                source: String) throws {
+        guard let found = ImageLibrary.of(policy: policy), found.library == library else {
+            throw InputError(source: source, field: "policy", "expected a configuration of --library \(library.rawValue) (\(library.variants.joined(separator: ", "))), found \(InputError.quote(policy))")
+        }
+        guard let window = Int(window), window >= 0 else {
+            throw InputError(source: source, field: "prefetch_window", "expected a number of items, which \(library.displayName)'s prefetcher can be given; \(InputError.quote(window)) is FeedBench's own prefetch driver, no setting of the library's")
+        }
+        self.library = library
+        self.profile = profile
+        preset = found.preset
+        let own = found.preset.memoryLimits(on: profile).maxBytes ?? 0
+        memoryCostLimit = memoryLimitBytes == own ? nil : memoryLimitBytes
+        prefetchWindow = window
+    }
+
+    /// The settings block a summary ends with when `candidate`, recommended on `profile`, is
+    /// one of a library's variants (or why it cannot be set, at a window the library's
+    /// prefetcher cannot be given); else nothing.
+    public static func summary(of candidate: TuneCandidate?, on profile: DeviceProfile) -> String {
+        guard let candidate, let found = ImageLibrary.of(policy: candidate.policy) else { return "" }
+        do {
+            return try LibrarySettings(library: found.library, policy: candidate.policy, memoryLimitBytes: candidate.memoryLimitBytes,
+                                       window: candidate.window, profile: profile, source: "summary").text
+        } catch let refusal as InputError {
+            return "Settings to apply — \(found.preset.source): none printed; \(refusal.message)\n"
+        } catch {
+            return ""
+        }
+    }
+
+    /// Prefetches the library's prefetcher runs at once.
+    public var prefetchConcurrency: Int { preset.prefetch.concurrency }
+
+    /// Whether requests decode to the cell's size.
+    public var downsamples: Bool { !preset.decodesFullSize }
+    /// Whether images decode off the main thread (only Kingfisher can be told otherwise).
+    public var decodesInBackground: Bool { !preset.decodesAtFirstDraw }
+
+    /// The Swift that applies the settings, one statement or comment a line, in the library's
+    /// API with these values (free names as `LibraryAPI` says; Nuke's also `prefetcher`).
+    public var statements: [String] {
+        var lines: [String] = []
+        if let memoryCostLimit {
+            lines.append(library.costLimitStatement(Self.swiftInteger(memoryCostLimit))
+                         + " // \(FixedPoint.mebibytes(memoryCostLimit)), \(Self.percent(memoryCostLimit, of: profile.ramBytes)) of the RAM")
+        } else {
+            lines.append("// memory cache: the default cost limit, \(library.defaultCostLimit)")
+        }
+        let decoding = library.decodingValue(downsamples: .init(downsamples), decodesInBackground: .init(decodesInBackground))
+        lines.append("let decoding: \(library.decodingType) = \(decoding)")
+        lines.append(library.decodingUse)
+        if prefetchWindow > 0 {
+            library.prefetcherSetUp(concurrency: String(prefetchConcurrency)).map { lines.append($0) }
+            lines.append("// as the feed scrolls, urls being the URLs of the items past the last visible one:")
+            lines += library.prefetchStatements(count: String(prefetchWindow), concurrency: String(prefetchConcurrency))
+        } else {
+            lines.append("// no prefetching: start no prefetcher")
+        }
+        return lines
+    }
+
+    /// The block the summary ends with: the statements, the names they use, and what stays
+    /// at the library's default or cannot be set.
+    public var text: String {
+        var lines = ["Settings to apply — \(preset.source) (docs/libraries.md):"]
+        lines += statements.map { "    " + $0 }
+        lines.append("  where cellSize is the cell in points, screenScale the screen's scale")
+        lines.append("  left at the default: the disk cache (\(library.diskCache))")
+        lines += library.cannotExpress.map { "  not a setting: " + $0 }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `64_424_509`: a Swift integer literal with its thousands grouped.
+    static func swiftInteger(_ value: Int64) -> String {
+        var digits = Array(String(value))
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert("_", at: index)
+            index -= 3
+        }
+        return String(digits)
+    }
+
+    /// `2 %`, `0.5 %`: `part` of `whole` with at most 2 decimals.
+    static func percent(_ part: Int64, of whole: Int64) -> String {
+        FixedPoint.decimal(Double(part) / Double(whole) * 100, decimals: 2).trimmingZeroDecimals() + " %"
+    }
+}

@@ -1,0 +1,202 @@
+/// The Swift file `bench apply` writes: one library's recommended settings for each profile,
+/// and a function that picks them at launch by the device's physical memory — iPads (profiles
+/// whose model is an iPad) and iPhones apart when both are given, each kind in bands of RAM
+/// whose edges lie halfway between its profiles' RAM (3 GiB and 4 GiB: 3.5 GiB), below the
+/// first edge the smallest profile's, above the last the largest's.
+public struct LibrarySwiftFile: Sendable {
+    public let library: ImageLibrary
+    /// One profile's settings each, in the order given.
+    public let settings: [LibrarySettings]
+    /// The results files, for the header.
+    public let sources: [String]
+
+    /// Refuses two profiles of one kind (iPad or iPhone) with the same RAM, which no band can
+    /// tell apart, naming `sources[i]` for `settings[i]`.
+    public init(library: ImageLibrary, settings: [LibrarySettings], sources: [String]) throws {
+        precondition(settings.count == sources.count && !settings.isEmpty, "LibrarySwiftFile: one source per settings")
+        for (index, item) in settings.enumerated() {
+            if let earlier = settings[..<index].first(where: { Self.isPad($0.profile) == Self.isPad(item.profile) && $0.profile.ramBytes == item.profile.ramBytes }) {
+                throw InputError(source: sources[index], field: "profile", "expected profiles a device's physical memory tells apart, found \(item.profile.name) with the RAM of \(earlier.profile.name) (\(Self.gibibytes(item.profile.ramBytes)))")
+            }
+        }
+        self.library = library
+        self.settings = settings
+        self.sources = sources
+    }
+
+    /// The file for the recommendations in `files` (`bench run --library` results, one or more
+    /// built-in profiles each): every run must be one of `library`'s variants, and each
+    /// profile must have a recommendation at a number of items ahead. Refusals name the file
+    /// (and line and field). Ranked as `bench run --library` ranks them: within `maxHitchRatio`
+    /// (thousandths of a ms per second) on every seed.
+    public init(library: ImageLibrary, results files: [ResultsFile], maxHitchRatio: Int64 = ImageLibrary.maxHitchRatio) throws {
+        let policy = RunResult.identityIndex("policy"), profile = RunResult.identityIndex("profile")
+        var firstFile: [String: String] = [:]
+        for file in files {
+            for row in file.rows where !row.isAggregate {
+                if ImageLibrary.of(policy: row.identity[policy])?.library != library {
+                    throw InputError(source: file.path, line: row.line, field: "policy", "expected a run of bench run --library \(library.rawValue) (\(library.variants.joined(separator: ", "))), found \(InputError.quote(row.identity[policy]))")
+                }
+                if firstFile[row.identity[profile]] == nil { firstFile[row.identity[profile]] = file.path }
+            }
+        }
+        var settings: [LibrarySettings] = []
+        var sources: [String] = []
+        for (name, rows) in try ReportRows(files).byProfile {
+            let source = firstFile[name]!
+            guard let device = DeviceProfile.builtIn.first(where: { $0.name == name }) else {
+                throw InputError(source: source, field: "profile", "expected results of built-in profiles (\(DeviceProfile.builtIn.map(\.name).joined(separator: ", "))), whose RAM and memory limit are known, found \(InputError.quote(name))")
+            }
+            guard let best = MatrixSummary(profile: device, runs: rows.map(\.summaryRun), maxHitchRatio: maxHitchRatio).recommended else {
+                throw InputError(source: source, "expected a recommendation for \(name), found every configuration over its memory limit or the hitch ratio allowed: nothing to apply")
+            }
+            settings.append(try LibrarySettings(library: library, policy: best.policy, memoryLimitBytes: best.memoryLimitBytes,
+                                                window: best.window, profile: device, source: source))
+            sources.append(source)
+        }
+        guard !settings.isEmpty else {
+            throw InputError(source: files.first?.path ?? "bench apply", "expected runs of bench run --library \(library.rawValue), found none")
+        }
+        try self.init(library: library, settings: settings, sources: sources)
+    }
+
+    /// `3.5 GiB`.
+    static func gibibytes(_ bytes: Int64) -> String {
+        FixedPoint.decimal(Double(bytes) / Double(1 << 30), decimals: 2).trimmingZeroDecimals() + " GiB"
+    }
+
+    static func isPad(_ profile: DeviceProfile) -> Bool { profile.model.hasPrefix("iPad") }
+
+    /// `low-end` → `lowEnd`: a profile's name as a Swift identifier.
+    static func identifier(_ name: String) -> String {
+        var words = name.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+        guard !words.isEmpty else { return "profile" }
+        for index in words.indices.dropFirst() { words[index] = words[index].prefix(1).uppercased() + words[index].dropFirst() }
+        let joined = words.joined()
+        return joined.first!.isNumber ? "profile" + joined : joined
+    }
+
+    /// The profiles of one kind by RAM, each with the RAM below which it is picked (`nil`: the last).
+    static func bands(_ settings: [LibrarySettings]) -> [(settings: LibrarySettings, below: Int64?)] {
+        let sorted = settings.sorted { $0.profile.ramBytes < $1.profile.ramBytes }
+        return sorted.indices.map { index in
+            let next = index + 1 < sorted.count ? sorted[index + 1].profile.ramBytes : nil
+            return (sorted[index], next.map { sorted[index].profile.ramBytes / 2 + $0 / 2 })
+        }
+    }
+
+    /// The file's text.
+    public var text: String {
+        let pads = settings.filter { Self.isPad($0.profile) }, phones = settings.filter { !Self.isPad($0.profile) }
+        let kinds: [(name: String, settings: [LibrarySettings])] = pads.isEmpty || phones.isEmpty
+            ? [("any device", settings)] : [("iPhone", phones), ("iPad", pads)]
+        var lines = [
+            "// FeedBench's recommended \(settings[0].preset.source) settings for each class of device, written by",
+            "// `bench apply --library \(library.rawValue)` (FeedBench \(FeedBench.version)) from \(ReportRows.distinct(sources).joined(separator: ", ")).",
+            "// FeedBenchImageSettings.forDevice(isPad:) picks one at launch by the device's physical memory,",
+            "// in bands whose edges lie halfway between the profiles' RAM (docs/libraries.md):",
+        ]
+        for kind in kinds {
+            let bands = Self.bands(kind.settings).map { band in
+                band.below.map { "below \(Self.gibibytes($0)) \(band.settings.profile.name)" }
+                    ?? (kind.settings.count == 1 ? band.settings.profile.name : "else \(band.settings.profile.name)")
+            }
+            lines.append("//   \(kind.name): " + bands.joined(separator: "; "))
+        }
+        lines += ["import Foundation", "import \(library.module)", ""]
+        lines += declaration(kinds: kinds)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func declaration(kinds: [(name: String, settings: [LibrarySettings])]) -> [String] {
+        let kingfisher = library == .kingfisher
+        var lines = [
+            "/// The image settings FeedBench recommends for one class of device.",
+            "struct FeedBenchImageSettings {",
+            "    /// The FeedBench profile the settings were simulated on.",
+            "    var profile: String",
+            "    /// The memory cache's cost limit in bytes; `nil`: \(library.displayName)'s default (\(library.defaultCostLimit)).",
+            "    var memoryCostLimit: Int?",
+            "    /// Items past the last visible one to prefetch as the feed scrolls; 0: no prefetching.",
+            "    var prefetchWindow: Int",
+            "    /// Prefetches the prefetcher runs at once.",
+            "    var prefetchConcurrency: Int",
+            "    /// Whether images are decoded to the cell's size rather than their own.",
+            "    var downsamples: Bool",
+        ]
+        if kingfisher {
+            lines += ["    /// Whether images are decoded off the main thread (`.backgroundDecode`), not at their first draw.",
+                      "    var decodesInBackground: Bool"]
+        }
+        for item in settings {
+            let figures = "\(item.profile.model), \(Self.gibibytes(item.profile.ramBytes)) of RAM"
+            let cost = item.memoryCostLimit.map { "\(LibrarySettings.swiftInteger($0)) /* \(FixedPoint.mebibytes($0)) */" } ?? "nil"
+            lines += [
+                "",
+                "    /// \(item.profile.name) (\(figures)): \(item.preset.label).",
+                "    static let \(Self.identifier(item.profile.name)) = FeedBenchImageSettings(",
+                "        profile: \"\(item.profile.name)\", memoryCostLimit: \(cost), prefetchWindow: \(item.prefetchWindow), prefetchConcurrency: \(item.prefetchConcurrency),",
+                "        downsamples: \(item.downsamples)\(kingfisher ? ", decodesInBackground: \(item.decodesInBackground)" : ""))",
+            ]
+        }
+        lines += [
+            "",
+            "    /// The settings for a device with `physicalMemory` bytes of RAM (an iPad when `isPad`).",
+            "    static func forDevice(physicalMemory: UInt64 = ProcessInfo.processInfo.physicalMemory, isPad: Bool) -> FeedBenchImageSettings {",
+        ]
+        func choice(_ settings: [LibrarySettings], indent: String) -> [String] {
+            let bands = Self.bands(settings)
+            guard bands.count > 1 else { return [indent + "return .\(Self.identifier(bands[0].settings.profile.name))"] }
+            return [indent + "switch physicalMemory {"] + bands.map { band in
+                let name = Self.identifier(band.settings.profile.name)
+                return indent + (band.below.map { "case ..<\(LibrarySettings.swiftInteger($0)): return .\(name)" } ?? "default: return .\(name)")
+            } + [indent + "}"]
+        }
+        if kinds.count == 2 {
+            lines += ["        if isPad {"] + choice(kinds[1].settings, indent: "            ") + ["        }"]
+            lines += choice(kinds[0].settings, indent: "        ")
+        } else {
+            lines += choice(kinds[0].settings, indent: "        ")
+        }
+        let decoding = library.decodingValue(downsamples: .when("downsamples"), decodesInBackground: .when("decodesInBackground"))
+        let prefetcher = library == .nuke ? ", prefetcher: ImagePrefetcher" : ""
+        let setUp = library.prefetcherSetUp(concurrency: "prefetchConcurrency")
+        lines += [
+            "    }",
+            "",
+            "    /// Sets the memory cache's cost limit\(library == .sdwebimage ? " and the prefetcher's concurrency" : ""): call once at launch, before the first image loads.",
+            "    func apply() {",
+            "        if let memoryCostLimit { \(library.costLimitStatement("memoryCostLimit")) }",
+        ] + (library == .sdwebimage ? setUp.map { ["        " + $0] } ?? [] : []) + [
+            "    }",
+        ]
+        if library == .nuke, let setUp {
+            lines += [
+                "",
+                "    /// The app's prefetcher, to keep while the feed is on screen.",
+                "    func makePrefetcher() -> ImagePrefetcher {",
+                "        \(setUp)",
+                "        return prefetcher",
+                "    }",
+            ]
+        }
+        lines += [
+            "",
+            "    /// The decoding options of a cell of `cellSize` points on a screen of `screenScale`: give them to",
+            "    /// every request of the cell's image, and to the prefetcher, so the prefetched image is the one shown.",
+            "    func decoding(cellSize: CGSize, screenScale: CGFloat) -> \(library.decodingType) {",
+            "        \(decoding)",
+            "    }",
+            "",
+            "    /// Prefetches the window; `urls` are the URLs of the items past the last visible one, in feed",
+            "    /// order. Call it as the feed scrolls.",
+            "    func prefetch(_ urls: [URL], cellSize: CGSize, screenScale: CGFloat\(prefetcher)) {",
+            "        guard prefetchWindow > 0 else { return }",
+            "        let decoding = self.decoding(cellSize: cellSize, screenScale: screenScale)",
+        ] + library.prefetchStatements(count: "prefetchWindow", concurrency: "prefetchConcurrency").map { "        " + $0 } + [
+            "    }",
+            "}",
+        ]
+        return lines
+    }
+}

@@ -1,0 +1,129 @@
+@testable import FeedBench
+import Foundation
+import TestSupport
+import Testing
+
+/// `--library`: a library's own knobs, its settings in its own Swift API — compiled against
+/// stand-ins that declare what the libraries' sources declare — and `bench apply`'s file, which
+/// picks a profile's settings by the device's physical memory.
+@Suite(.scratchFolder) struct LibrarySettingsTests {
+    /// Each library's main program: applies `settings`, prints its profile and the cost limit
+    /// the library's cache then has, and prefetches from 60 URLs.
+    static func main(_ library: ImageLibrary, settings: String) -> String {
+        let (cost, prefetcher) = switch library {
+        case .nuke: ("ImageCache.shared.costLimit", ", prefetcher: settings.makePrefetcher()")
+        case .kingfisher: ("ImageCache.default.memoryStorage.config.totalCostLimit", "")
+        case .sdwebimage: ("SDImageCache.shared.config.maxMemoryCost", "")
+        }
+        return """
+        import Foundation
+        import \(library.module)
+        let settings = \(settings)
+        settings.apply()
+        print(settings.profile, \(cost))
+        settings.prefetch((0..<60).map { URL(string: "https://example.com/\\($0).jpg")! }, cellSize: CGSize(width: 375, height: 375), screenScale: 2\(prefetcher))
+        """
+    }
+
+    static func settings(_ library: ImageLibrary, variant: Int, on profile: DeviceProfile, cost: Int64?, window: Int) throws -> LibrarySettings {
+        let preset = try CachePreset.named(library.variants[variant])
+        let bytes = cost ?? preset.memoryLimits(on: profile).maxBytes ?? 0
+        return try LibrarySettings(library: library, policy: preset.label, memoryLimitBytes: bytes, window: String(window), profile: profile, source: "test")
+    }
+
+    @Test func aLibrarysGridIsItsVariantsCostLimitsAndWindows() throws {
+        #expect(ImageLibrary.nuke.variants == ["nuke", "nuke:prefetch=4", "nuke:downsample", "nuke:downsample:prefetch=4"])
+        #expect(ImageLibrary.kingfisher.variants == ["kingfisher", "kingfisher:prefetch=10", "kingfisher:background-decode",
+                                                     "kingfisher:background-decode:prefetch=10", "kingfisher:downsample", "kingfisher:downsample:prefetch=10"])
+        #expect(ImageLibrary.sdwebimage.variants.last == "sdwebimage:downsample:prefetch=6")
+        #expect(ImageLibrary.memoryLimits.map(\.description) == ["(setup's)", "0.5%ram", "1%ram", "2%ram", "4%ram", "8%ram"])
+        for library in ImageLibrary.allCases {
+            for variant in library.variants {
+                let preset = try CachePreset.named(variant)
+                #expect(ImageLibrary.of(policy: preset.label)?.library == library)
+            }
+        }
+        #expect(ImageLibrary.of(policy: "nuke@main(clock)") == nil && ImageLibrary.of(policy: "lru") == nil)
+        #expect(ImageLibrary.of(policy: try CachePreset.named("kingfisher:sync-disk").label) == nil, "not a variant --library searches")
+        #expect(throws: InputError.self) { try ImageLibrary.named("glide", source: "--library") }
+    }
+
+    @Test func theLibrarysDefaultCostLimitIsLeftAsItIs() throws {
+        let own = try Self.settings(.nuke, variant: 0, on: .lowEnd, cost: nil, window: 5)
+        #expect(own.memoryCostLimit == nil && own.statements[0].hasPrefix("// memory cache: the default cost limit"))
+        let set = try Self.settings(.nuke, variant: 3, on: .lowEnd, cost: 64_424_509, window: 5)
+        #expect(set.memoryCostLimit == 64_424_509 && set.downsamples && set.prefetchConcurrency == 4)
+        #expect(set.statements[0] == "ImageCache.shared.costLimit = 64_424_509 // 61.4 MiB, 2 % of the RAM")
+        #expect(set.statements.contains("let prefetcher = ImagePrefetcher(maxConcurrentRequestCount: 4)"))
+    }
+
+    /// A window FeedBench drives itself (velocity, adaptive, screens) is not a number of items
+    /// the library's prefetcher can be given: the summary says so instead of printing settings.
+    @Test func aWindowTheLibraryCannotBeGivenIsStatedNotPrinted() throws {
+        #expect(throws: InputError.self) {
+            try LibrarySettings(library: .nuke, policy: "nuke(clock)", memoryLimitBytes: 1, window: "adaptive", profile: .lowEnd, source: "t")
+        }
+        let candidate = TuneCandidate(number: 0, policy: "nuke(clock)", memoryLimitBytes: 1, window: "velocity", strategy: "")
+        let text = LibrarySettings.summary(of: candidate, on: .lowEnd)
+        #expect(text.hasPrefix("Settings to apply — Nuke 13.2: none printed;") && !text.contains("ImageCache"))
+        #expect(LibrarySettings.summary(of: nil, on: .lowEnd).isEmpty)
+    }
+
+    /// Every variant, with and without a cost limit and prefetching: the summary's statements
+    /// compile against the stand-in (which declares only what the library's sources declare).
+    @Test(.enabled(if: SwiftCompiler.path != nil, Comment(rawValue: SwiftCompiler.missing)), arguments: ImageLibrary.allCases)
+    func theSummarysStatementsCompileAgainstTheLibrary(library: ImageLibrary) throws {
+        var functions: [String] = []
+        for variant in library.variants.indices {
+            for (cost, window) in [(nil, 0), (Int64(64_424_509), 20)] {
+                let settings = try Self.settings(library, variant: variant, on: .mid, cost: cost, window: window)
+                functions.append("func check\(functions.count)(urls: [URL], url: URL, cellSize: CGSize, screenScale: CGFloat) {\n"
+                                 + settings.statements.map { "    " + $0 }.joined(separator: "\n") + "\n}")
+            }
+        }
+        let main = "import Foundation\nimport \(library.module)\n\n" + functions.joined(separator: "\n") + "\nprint(\"compiled\")\n"
+        let outcome = try SwiftCompiler.run(module: library.module, files: ["main.swift": main], in: try ScratchFolder.make())
+        #expect(outcome.status == 0 && outcome.output.hasSuffix("compiled\n"), "\(outcome.output)")
+    }
+
+    /// `bench apply`'s file for the four built-in profiles compiles, picks the low-end phone's
+    /// settings for an iPhone of 3 GB and the tablet's for an iPad of 8 GB, sets the cache's
+    /// cost limit and prefetches the window.
+    @Test(.enabled(if: SwiftCompiler.path != nil, Comment(rawValue: SwiftCompiler.missing)), arguments: ImageLibrary.allCases)
+    func theApplyFilePicksTheSettingsByPhysicalMemory(library: ImageLibrary) throws {
+        let settings = try [
+            Self.settings(library, variant: 3, on: .lowEnd, cost: 32_000_000, window: 20),
+            Self.settings(library, variant: 0, on: .mid, cost: nil, window: 10),
+            Self.settings(library, variant: library.variants.count - 1, on: .highEnd, cost: 48_000_000, window: 0),
+            Self.settings(library, variant: 0, on: .tablet, cost: 96_000_000, window: 30),
+        ]
+        let file = try LibrarySwiftFile(library: library, settings: settings, sources: ["a.csv", "b.csv", "c.csv", "d.csv"])
+        let folder = try ScratchFolder.make()
+        for (memory, isPad, expected) in [(3 << 30, false, "low-end 32000000\nprefetching 20"), (8 << 30, true, "tablet 96000000\nprefetching 30"),
+                                          (4 << 30, false, "mid 0\nprefetching 10"), (12 << 30, false, "high-end 48000000\n")] {
+            let main = Self.main(library, settings: "FeedBenchImageSettings.forDevice(physicalMemory: \(memory), isPad: \(isPad))")
+            let outcome = try SwiftCompiler.run(module: library.module, files: ["main.swift": main, "FeedBenchImageSettings.swift": file.text], in: folder)
+            #expect(outcome.status == 0 && outcome.output.hasPrefix(expected), "\(memory) bytes, iPad \(isPad): \(outcome.output)")
+        }
+    }
+
+    @Test func bandsLieHalfwayBetweenTheProfilesRAM() throws {
+        let settings = try [DeviceProfile.highEnd, .lowEnd, .mid].map { try Self.settings(.nuke, variant: 0, on: $0, cost: nil, window: 5) }
+        let bands = LibrarySwiftFile.bands(settings)
+        #expect(bands.map(\.settings.profile.name) == ["low-end", "mid", "high-end"])
+        #expect(bands.map(\.below) == [3_758_096_384, 6_442_450_944, nil])
+        #expect(LibrarySwiftFile.identifier("high-end") == "highEnd" && LibrarySwiftFile.identifier("2x-phone") == "profile2xPhone")
+    }
+
+    /// Two iPhones with the same RAM cannot be told apart by it: refused, naming the file.
+    @Test func twoProfilesOfOneKindWithTheSameRAMAreRefused() throws {
+        var twin = DeviceProfile.mid
+        twin.name = "twin"
+        let settings = try [DeviceProfile.mid, twin].map { try Self.settings(.kingfisher, variant: 0, on: $0, cost: nil, window: 5) }
+        #expect {
+            try LibrarySwiftFile(library: .kingfisher, settings: settings, sources: ["mid.csv", "twin.csv"])
+        } throws: { error in
+            "\(error)".hasPrefix("twin.csv: profile: expected profiles a device's physical memory tells apart, found twin with the RAM of mid")
+        }
+    }
+}
