@@ -47,10 +47,15 @@ public enum HTMLReport {
                            help: "One map per policy, all on the same colours: each cell is the mean stalls a seed (hover for "
                                + "the range, display latency and peak memory). The recommended configuration has a thick outline and a star; those "
                                + "within the seeds' noise of it a dashed outline; those over the memory limit are hatched grey.")
-            heatmapSection("Hitches by prefetch window and memory cache", ReportCharts.hitchHeatmaps(decision), into: &page,
-                           help: "The same maps for scroll smoothness: each cell is the mean over the seeds of the hitch time "
-                               + "ratio, milliseconds of hitches per second of scrolling (the worst workload's). Apple calls under 5 ms/s good, "
-                               + "under 10 a warning, 10 or more critical.")
+            if let uniform = ReportCharts.uniformHitches(decision) {
+                page.line("<h3>Hitches</h3>")
+                page.line("<p class=\"help\">\(SVGText.escape(uniform))</p>")
+            } else {
+                heatmapSection("Hitches by prefetch window and memory cache", ReportCharts.hitchHeatmaps(decision), into: &page,
+                               help: "The same maps for scroll smoothness: each cell is the mean over the seeds of the hitch time "
+                                   + "ratio, milliseconds of hitches per second of scrolling (the worst workload's). Apple calls under 5 ms/s good, "
+                                   + "under 10 a warning, 10 or more critical.")
+            }
 
             page.line("<h3>Memory and stalls</h3>")
             page.line("<div class=\"charts\">")

@@ -12,6 +12,17 @@ extension ReportCharts {
 
     /// The hitch heatmaps of a profile, laid out as `stallHeatmaps`: the mean over the seeds of
     /// each seed's hitch time ratio (its worst workload's, ms per second of scrolling).
+    /// The hitch time ratio every configuration had on every seed, when they all had the same
+    /// (the main job's policies decode off the main thread: 0 everywhere): no map is drawn
+    /// then, only this line.
+    static func uniformHitches(_ decision: ProfileDecision) -> String? {
+        let values = Set(decision.ranking.flatMap { candidate in candidate.samples.map(TuneFigure.hitchRatio.value) })
+        guard values.count == 1, let value = values.first else { return nil }
+        let shown = Double(value)
+        return "Every configuration, on every seed: \(TuneFigure.hitchRatio.format(shown)) of hitches a second of scrolling "
+            + "(\(FrameFigures.band(msPerSecond: shown / 1_000)) in Apple's bands: under 5 ms/s good, under 10 a warning, 10 or more critical)."
+    }
+
     static func hitchHeatmaps(_ decision: ProfileDecision) -> (panels: [Heatmap], key: HeatmapKey) {
         heatmaps(decision, figure: .hitchRatio, kind: "hitch-heatmap", keyTitle: "Mean hitch time ratio, ms per second of scrolling (colour)") { candidate in
             let ratio = candidate.spread(.hitchRatio)

@@ -70,11 +70,11 @@ import Testing
         #expect(sections.count == 1)
         let kinds = sections[0].all("svg", class: "chart").map { $0.attributes["data-chart"] ?? "" }
         let windowCharts = ["hit-rate", "display-p95", "peak-memory"]
-        #expect(kinds == Array(repeating: "stall-heatmap", count: 4) + ["stall-heatmap-key"]
-            + Array(repeating: "hitch-heatmap", count: 4) + ["hitch-heatmap-key", "stalls-by-cache", "peak-memory-by-cache", "pareto"]
-            + windowCharts + windowCharts, "one set of window charts per trace (browser, skimmer), none per seed")
-        #expect(sections[0].all("h3").map(\.allText) == ["Stalls by prefetch window and memory cache", "Hitches by prefetch window and memory cache",
+        #expect(kinds == Array(repeating: "stall-heatmap", count: 4) + ["stall-heatmap-key", "stalls-by-cache", "peak-memory-by-cache", "pareto"]
+            + windowCharts + windowCharts, "one set of window charts per trace (browser, skimmer), none per seed; no hitch maps of zeros")
+        #expect(sections[0].all("h3").map(\.allText) == ["Stalls by prefetch window and memory cache", "Hitches",
                                                         "Memory and stalls", "browser · network lte", "skimmer · network lte"])
+        #expect(sections[0].all("p", class: "help").contains { $0.allText.hasPrefix("Every configuration, on every seed: 0.0 ms/s of hitches a second of scrolling (good") })
         #expect(try Self.html().contains("<p class=\"inputs\">From <code>\(Self.lowEnd)</code> (864 runs).</p>"))
     }
 
@@ -231,6 +231,28 @@ import Testing
         return try! String(contentsOfFile: path, encoding: .utf8)
     }()
 
+    /// Where the configurations hitch differently — Kingfisher decoding full-size images at
+    /// their first draw, on the main thread, or in the background — a hitch map per preset is
+    /// drawn, each cell the mean ratio over the seeds.
+    @Test func hitchMapsAreDrawnWhereTheConfigurationsDiffer() throws {
+        var grid = SweepGrid()
+        grid.profiles = [SweepGrid.Value("low-end", source: "test")]
+        grid.presets = ["kingfisher", "kingfisher:background-decode"].map { SweepGrid.Value($0, source: "test") }
+        grid.windows = ["0", "20"].map { SweepGrid.Value($0, source: "test") }
+        grid.behaviors = [SweepGrid.Value("browser", source: "test")]
+        grid.seeds = ["1", "2"].map { SweepGrid.Value($0, source: "test") }
+        grid.session.duration = 5_000_000_000
+        let path = try SharedFiles.scratchDirectory().appendingPathComponent("hitches.csv").path
+        _ = try SweepJob(plan: SweepPlan(grid), destination: path).run(jobs: 2, resume: false)
+        let page = try Self.page([path])
+        let panels = Self.charts(page, "hitch-heatmap")
+        #expect(panels.map { $0.all("text", class: "chart-title").first?.allText ?? "" }
+            == ["kingfisher(lru:max-age=300:refresh=1)", "kingfisher:background-decode(lru:max-age=300:refresh=1)"])
+        let values = panels.map { $0.all("text", class: "cell-value").map(\.allText) }
+        #expect(values.count == 2 && values[0].count == 2 && values[0].allSatisfy { $0 != "0.0 ms/s" } && values[1] == ["0.0 ms/s", "0.0 ms/s"], "\(values)")
+        #expect(!page.all("h3").contains { $0.allText == "Hitches" })
+    }
+
     /// Every `<svg>…</svg>` of a page, in order.
     static func svgs(_ html: String) -> [String] {
         html.components(separatedBy: "<svg ").dropFirst().map { $0.components(separatedBy: "</svg>")[0] }
@@ -242,7 +264,7 @@ import Testing
             .filter { !$0.contains(",mean,") && !$0.contains(",min,") && !$0.contains(",max,") }.joined(separator: "\n"), name: "sweep.csv")
         #expect(Self.sweep.components(separatedBy: ",mean,").count - 1 == 16)
         let (a, b) = (try Self.html([withAggregates]), try Self.html([runsOnly]))
-        #expect(Self.svgs(a).count == 2 * (2 + 1) + 2 + 1 + 2 * 3, "2 stall and 2 hitch heatmaps with their keys, 2 cache-size charts, the Pareto front, 3 per trace")
+        #expect(Self.svgs(a).count == 2 + 1 + 2 + 1 + 2 * 3, "2 stall heatmaps with their key (no hitches: one line), 2 cache-size charts, the Pareto front, 3 per trace")
         #expect(Self.svgs(a) == Self.svgs(b))
         let page = try MarkupElement.parse(a)
         #expect(a.contains("<p class=\"inputs\">From <code>\(withAggregates)</code> (48 runs; its 48 mean, min and max rows are left out: "
