@@ -16,16 +16,17 @@ struct LibraryOption: ParsableArguments {
         try hitches.bound() ?? (library == nil ? nil : ImageLibrary.maxHitchRatio)
     }
 
-    /// Sets `grid`'s caches to the library's variants and, where not given, its memory limits
-    /// and windows. Refuses an unknown library, and --policy or --preset beside it (`given`:
-    /// the options the command was given that name caches).
-    func apply(to grid: inout SweepGrid, given: [(option: String, isGiven: Bool)]) throws {
+    /// Sets `grid`'s caches to the library's variants (for runs of `launches` launches) and,
+    /// where not given, its memory limits and windows. Refuses an unknown library, and
+    /// --policy or --preset beside it (`given`: the options the command was given that name
+    /// caches).
+    func apply(to grid: inout SweepGrid, launches: Int, given: [(option: String, isGiven: Bool)]) throws {
         guard let library else { return }
         let chosen = try ImageLibrary.named(library, source: "--library")
         if let option = given.first(where: \.isGiven)?.option {
             throw InputError(source: "--library", "a library brings its own caches: give --library or \(option), not both")
         }
-        grid.presets = chosen.variants.map { SweepGrid.Value($0, source: "--library") }
+        grid.presets = chosen.variants(launches: launches).map { SweepGrid.Value($0, source: "--library") }
         if grid.memoryLimits.isEmpty {
             grid.memoryLimits = ImageLibrary.memoryLimits.map { SweepGrid.Value($0 == .setups ? "1x" : $0.description, source: "--library") }
         }

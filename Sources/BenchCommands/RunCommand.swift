@@ -84,7 +84,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let started = DispatchTime.now()
         let maxHitchRatio = try library.maxHitchRatio(hitches)
-        var grid = try matrix.grid(library: library)
+        var grid = try matrix.grid(library: library, launches: session.launches ?? 1)
         try session.apply(to: &grid.session)
         let plan = try SweepPlan(grid)
         let device = plan.profiles[0]

@@ -33,9 +33,9 @@ struct RunMatrixOptions: ParsableArguments {
     var seed: String?
 
     /// The runs' grid (without the session options, which the command applies), with
-    /// `library`'s knobs when it names one. Throws an `InputError` when both --policy and
+    /// `library`'s knobs (for runs of `launches` launches) when it names one. Throws an `InputError` when both --policy and
     /// --preset are given, or either with --library.
-    func grid(library: LibraryOption? = nil) throws -> SweepGrid {
+    func grid(library: LibraryOption? = nil, launches: Int = 1) throws -> SweepGrid {
         if policy != nil && preset != nil {
             throw InputError(source: "--preset", "a preset brings its own policy: give --policy or --preset, not both")
         }
@@ -49,7 +49,7 @@ struct RunMatrixOptions: ParsableArguments {
         try grid.addTraces(SweepGrid.values(trace, option: "--trace"))
         grid.strategies = [SweepGrid.Value(strategy, source: "--strategy")]
         grid.seeds = SweepGrid.values(seed, option: "--seed")
-        try library?.apply(to: &grid, given: [("--policy", policy != nil), ("--preset", preset != nil)])
+        try library?.apply(to: &grid, launches: launches, given: [("--policy", policy != nil), ("--preset", preset != nil)])
         // The standard matrix's own axes where a sweep's grid has other defaults.
         if grid.seeds.isEmpty { grid.seeds = StandardMatrix.seeds.map { SweepGrid.Value(String($0), source: "--seed") } }
         if grid.memoryLimits.isEmpty && grid.presets.isEmpty {

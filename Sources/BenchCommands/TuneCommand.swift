@@ -136,7 +136,7 @@ struct TuneCommand: ParsableCommand {
         grid.presets = SweepGrid.values(preset, option: "--preset")
         grid.memoryLimits = SweepGrid.values(memoryLimit, option: "--memory-limit")
         grid.windows = SweepGrid.values(window, option: "--window")
-        try library.apply(to: &grid, given: [("--policy", !policy.isEmpty), ("--preset", !preset.isEmpty)])
+        try library.apply(to: &grid, launches: session.launches ?? 1, given: [("--policy", !policy.isEmpty), ("--preset", !preset.isEmpty)])
         if grid.memoryLimits.isEmpty {
             grid.memoryLimits = [1, 2, 4, 6].map { quarters in
                 SweepGrid.Value("\(device.memoryCacheBytes / 4 * Int64(quarters))B", source: "--memory-limit")

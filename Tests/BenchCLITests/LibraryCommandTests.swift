@@ -51,6 +51,18 @@ import Testing
         #expect(tune.stdout.contains("Settings to apply — Nuke 13.2 (docs/libraries.md):\n    ImageCache.shared.costLimit = "))
     }
 
+    /// With several launches the disk cache matters (a later launch finds what it kept): each
+    /// variant is also run with a 50 MiB disk cache; within one launch it is not searched.
+    @Test func severalLaunchesSearchTheDiskCacheToo() throws {
+        let out = try ScratchFolder.make().appendingPathComponent("nuke.csv")
+        let run = try BenchProcess.run(["run", "--profile", "low-end", "--library", "nuke", "--launches", "2", "--window", "5", "--memory-limit", "1x",
+                                        "--trace", "browser", "--seed", "1", "--duration", "5s", "--out", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let policies = try Self.cells(out).policies
+        #expect(policies.count == 8 && policies.filter { $0.contains(":disk=50MiB(") }.count == 4, "\(policies.sorted())")
+        #expect(run.stdout.contains("DataLoader.sharedUrlCache.diskCapacity = 52_428_800") || run.stdout.contains("the disk cache (URLCache"))
+    }
+
     /// The four built-in profiles' `--library sdwebimage` results make one file that compiles
     /// against the library's stand-in and picks the low-end phone's settings for an iPhone of
     /// 3 GB and the tablet's for an iPad of 8 GB.

@@ -79,7 +79,7 @@ import Testing
         (["--profile", "low-end", "--seed=-1"], ""),
         (["--profile", "low-end", "--preset", "glide"], "--preset: unknown preset \"glide\"; expected one of default, aggressive, conservative, nuke, nuke@main, kingfisher, sdwebimage"),
         (["--profile", "low-end", "--preset", "nuke", "--policy", "lru"], "--preset: a preset brings its own policy"),
-        (["--profile", "low-end", "--preset", "nuke:resize"], "--preset: preset nuke has no parameter \"resize\"; expected downsample, full-size, background-decode, sync-disk or prefetch=1…32"),
+        (["--profile", "low-end", "--preset", "nuke:resize"], "--preset: preset nuke has no parameter \"resize\"; expected downsample, full-size, background-decode, sync-disk, prefetch=1…32 or disk=SIZE"),
         (["--profile", "low-end", "--preset", "kingfisher:prefetch=40"], "--preset: preset kingfisher: \"prefetch=40\" is out of range; expected prefetch=1…32"),
         (["--profile", "low-end", "--strategy", "cacheLast"], "--strategy: unknown strategy \"cacheLast\"; expected one of cacheFirst, networkFirst"),
         (["--profile", "low-end", "--window", "fast"], "--window: unknown window \"fast\"; expected one of N, N+M, Xscreens"),

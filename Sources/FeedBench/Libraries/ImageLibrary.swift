@@ -38,13 +38,23 @@ public enum ImageLibrary: String, CaseIterable, Sendable {
     /// each with its prefetcher's own concurrency and with twice it (`:prefetch=N`). On lte
     /// the prefetcher's concurrency decides the stalls: Nuke's 2 at a time left 163.7 a seed on
     /// the low-end phone (downsampling, its default cost limit, window 20), 3 left 31.3.
-    public var variants: [String] {
+    public var variants: [String] { variants(launches: 1) }
+
+    /// The variants for runs of `launches` launches: with more than one, each also with a
+    /// disk cache of `smallDisk` (`:disk=50MiB`) — the disk cache is what a later launch finds;
+    /// within one, it serves only images the launch already showed, so it is not searched.
+    public func variants(launches: Int) -> [String] {
         let decoding = switch self {
         case .nuke, .sdwebimage: [rawValue, rawValue + ":downsample"]
         case .kingfisher: [rawValue, rawValue + ":background-decode", rawValue + ":downsample"]
         }
-        return decoding.flatMap { [$0, $0 + ":prefetch=\(2 * preset.prefetch.concurrency)"] }
+        let prefetch = decoding.flatMap { [$0, $0 + ":prefetch=\(2 * preset.prefetch.concurrency)"] }
+        return launches > 1 ? prefetch.flatMap { [$0, $0 + ":disk=" + Self.smallDisk] } : prefetch
     }
+
+    /// The smaller disk cache searched beside the library's own (Nuke's 150 MiB; no limit for
+    /// Kingfisher and SDWebImage) when runs have several launches.
+    public static let smallDisk = "50MiB"
 
     /// The memory-cache cost limits searched: the library's own default, then 0.5 %, 1 %, 2 %,
     /// 4 % and 8 % of the device's RAM (on the low-end phone's 3 GB, 15 MiB to 246 MiB).
@@ -65,7 +75,7 @@ public enum ImageLibrary: String, CaseIterable, Sendable {
     public static func of(policy: String) -> (library: ImageLibrary, preset: CachePreset)? {
         guard let open = policy.firstIndex(of: "(") else { return nil }
         let name = String(policy[..<open])
-        guard let library = allCases.first(where: { $0.variants.contains(name) }),
+        guard let library = allCases.first(where: { $0.variants(launches: 2).contains(name) }),
               let preset = try? CachePreset.named(name), preset.label == policy else { return nil }
         return (library, preset)
     }

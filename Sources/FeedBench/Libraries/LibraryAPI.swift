@@ -130,8 +130,16 @@ extension ImageLibrary {
         }
     }
 
-    /// The disk cache as FeedBench leaves it: the library's default, which a session's
-    /// downloads do not fill.
+    /// The statement that sets the disk cache's size limit to `bytes` (an `Int` expression).
+    func diskLimitStatement(_ bytes: String) -> String {
+        switch self {
+        case .nuke: "DataLoader.sharedUrlCache.diskCapacity = \(bytes)"
+        case .kingfisher: "ImageCache.default.diskStorage.config.sizeLimit = UInt(\(bytes))"
+        case .sdwebimage: "SDImageCache.shared.config.maxDiskSize = UInt(\(bytes))"
+        }
+    }
+
+    /// The library's own disk cache in words.
     var diskCache: String {
         switch self {
         case .nuke: "URLCache (DataLoader.sharedUrlCache), 150 MiB"

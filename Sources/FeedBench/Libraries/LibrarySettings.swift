@@ -11,6 +11,8 @@ public struct LibrarySettings: Sendable, Equatable {
     public let memoryCostLimit: Int64?
     /// Items past the last visible one the prefetcher is given (0: no prefetching).
     public let prefetchWindow: Int
+    /// The disk cache's size limit in bytes; `nil`: the library's own.
+    public let diskLimit: Int64?
 
     /// The settings of a configuration of `library` on `profile`: `policy`, `memoryLimitBytes`
     /// and `window` as a summary or results file holds them (0 bytes: no cost limit). Throws an
@@ -31,6 +33,7 @@ public struct LibrarySettings: Sendable, Equatable {
         let own = found.preset.memoryLimits(on: profile).maxBytes ?? 0
         memoryCostLimit = memoryLimitBytes == own ? nil : memoryLimitBytes
         prefetchWindow = window
+        diskLimit = found.preset.diskBytes == library.preset.diskBytes ? nil : found.preset.diskBytes
     }
 
     /// The settings block a summary ends with when `candidate`, recommended on `profile`, is
@@ -66,6 +69,9 @@ public struct LibrarySettings: Sendable, Equatable {
         } else {
             lines.append("// memory cache: the default cost limit, \(library.defaultCostLimit)")
         }
+        if let diskLimit {
+            lines.append(library.diskLimitStatement(Self.swiftInteger(diskLimit)) + " // \(FixedPoint.mebibytes(diskLimit))")
+        }
         let decoding = library.decodingValue(downsamples: .init(downsamples), decodesInBackground: .init(decodesInBackground))
         lines.append("let decoding: \(library.decodingType) = \(decoding)")
         lines.append(library.decodingUse)
@@ -85,7 +91,9 @@ public struct LibrarySettings: Sendable, Equatable {
         var lines = ["Settings to apply — \(preset.source) (docs/libraries.md):"]
         lines += statements.map { "    " + $0 }
         lines.append("  where cellSize is the cell in points, screenScale the screen's scale")
-        lines.append("  left at the default: the disk cache (\(library.diskCache))")
+        if diskLimit == nil {
+            lines.append("  left at the default: the disk cache (\(library.diskCache)); runs of 2 or more launches try \(ImageLibrary.smallDisk) beside it")
+        }
         lines += library.cannotExpress.map { "  not a setting: " + $0 }
         return lines.joined(separator: "\n") + "\n"
     }

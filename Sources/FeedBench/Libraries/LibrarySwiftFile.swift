@@ -121,6 +121,8 @@ public struct LibrarySwiftFile: Sendable {
             "    var prefetchWindow: Int",
             "    /// Prefetches the prefetcher runs at once.",
             "    var prefetchConcurrency: Int",
+            "    /// The disk cache's size limit in bytes; `nil`: \(library.displayName)'s default (\(library.diskCache)).",
+            "    var diskLimit: Int?",
             "    /// Whether images are decoded to the cell's size rather than their own.",
             "    var downsamples: Bool",
         ]
@@ -131,12 +133,13 @@ public struct LibrarySwiftFile: Sendable {
         for item in settings {
             let figures = "\(item.profile.model), \(Self.gibibytes(item.profile.ramBytes)) of RAM"
             let cost = item.memoryCostLimit.map { "\(LibrarySettings.swiftInteger($0)) /* \(FixedPoint.mebibytes($0)) */" } ?? "nil"
+            let disk = item.diskLimit.map { "\(LibrarySettings.swiftInteger($0)) /* \(FixedPoint.mebibytes($0)) */" } ?? "nil"
             lines += [
                 "",
                 "    /// \(item.profile.name) (\(figures)): \(item.preset.label).",
                 "    static let \(Self.identifier(item.profile.name)) = FeedBenchImageSettings(",
                 "        profile: \"\(item.profile.name)\", memoryCostLimit: \(cost), prefetchWindow: \(item.prefetchWindow), prefetchConcurrency: \(item.prefetchConcurrency),",
-                "        downsamples: \(item.downsamples)\(kingfisher ? ", decodesInBackground: \(item.decodesInBackground)" : ""))",
+                "        diskLimit: \(disk), downsamples: \(item.downsamples)\(kingfisher ? ", decodesInBackground: \(item.decodesInBackground)" : ""))",
             ]
         }
         lines += [
@@ -164,9 +167,10 @@ public struct LibrarySwiftFile: Sendable {
         lines += [
             "    }",
             "",
-            "    /// Sets the memory cache's cost limit\(library == .sdwebimage ? " and the prefetcher's concurrency" : ""): call once at launch, before the first image loads.",
+            "    /// Sets the caches' limits\(library == .sdwebimage ? " and the prefetcher's concurrency" : ""): call once at launch, before the first image loads.",
             "    func apply() {",
             "        if let memoryCostLimit { \(library.costLimitStatement("memoryCostLimit")) }",
+            "        if let diskLimit { \(library.diskLimitStatement("diskLimit")) }",
         ] + (library == .sdwebimage ? setUp.map { ["        " + $0] } ?? [] : []) + [
             "    }",
         ]

@@ -150,6 +150,7 @@ public struct CachePreset: Sendable, Hashable {
         ("background-decode", "decode off the main thread (Kingfisher's backgroundDecode option; the other libraries always do)"),
         ("sync-disk", "read a cell's disk hit on the main thread and show it at once (Kingfisher's loadDiskFileSynchronously, on in SwiftUI's KFImage)"),
         ("prefetch=1…32", "prefetches a prefetcher runs at once"),
+        ("disk=SIZE", "the disk cache's size limit, with a unit (disk=50MiB; Nuke's URLCache diskCapacity, Kingfisher's diskStorage sizeLimit, SDWebImage's maxDiskSize)"),
     ]
 
     /// A preset by name, with parameters after colons (`nuke:downsample`, `kingfisher:prefetch=8`);
@@ -160,7 +161,7 @@ public struct CachePreset: Sendable, Hashable {
             throw InputError(source: source, "unknown preset \(InputError.quote(parts[0])); expected one of \(all.map(\.name).joined(separator: ", "))")
         }
         for parameter in parts.dropFirst() {
-            let expected = "expected downsample, full-size, background-decode, sync-disk or prefetch=1…32"
+            let expected = "expected downsample, full-size, background-decode, sync-disk, prefetch=1…32 or disk=SIZE"
             switch parameter {
             case "downsample": preset.decodesFullSize = false
             case "full-size": preset.decodesFullSize = true
@@ -171,6 +172,12 @@ public struct CachePreset: Sendable, Hashable {
                     throw InputError(source: source, "preset \(preset.name): \(InputError.quote(parameter)) is out of range; expected prefetch=1…32")
                 }
                 preset.prefetch.concurrency = count
+            case _ where parameter.hasPrefix("disk="):
+                do {
+                    preset.diskBytes = try Quantities.byteSize(String(parameter.dropFirst("disk=".count)), source: source)
+                } catch let refusal as InputError {
+                    throw InputError(source: source, "preset \(preset.name): disk: \(refusal.message)")
+                }
             default:
                 throw InputError(source: source, "preset \(preset.name) has no parameter \(InputError.quote(parameter)); \(expected)")
             }

@@ -7,26 +7,26 @@ import Testing
 /// stand-ins that declare what the libraries' sources declare — and `bench apply`'s file, which
 /// picks a profile's settings by the device's physical memory.
 @Suite(.scratchFolder) struct LibrarySettingsTests {
-    /// Each library's main program: applies `settings`, prints its profile and the cost limit
-    /// the library's cache then has, and prefetches from 60 URLs.
+    /// Each library's main program: applies `settings`, prints its profile and the cost and
+    /// disk limits the library's caches then have, and prefetches from 60 URLs.
     static func main(_ library: ImageLibrary, settings: String) -> String {
-        let (cost, prefetcher) = switch library {
-        case .nuke: ("ImageCache.shared.costLimit", ", prefetcher: settings.makePrefetcher()")
-        case .kingfisher: ("ImageCache.default.memoryStorage.config.totalCostLimit", "")
-        case .sdwebimage: ("SDImageCache.shared.config.maxMemoryCost", "")
+        let (cost, disk, prefetcher) = switch library {
+        case .nuke: ("ImageCache.shared.costLimit", "DataLoader.sharedUrlCache.diskCapacity", ", prefetcher: settings.makePrefetcher()")
+        case .kingfisher: ("ImageCache.default.memoryStorage.config.totalCostLimit", "ImageCache.default.diskStorage.config.sizeLimit", "")
+        case .sdwebimage: ("SDImageCache.shared.config.maxMemoryCost", "SDImageCache.shared.config.maxDiskSize", "")
         }
         return """
         import Foundation
         import \(library.module)
         let settings = \(settings)
         settings.apply()
-        print(settings.profile, \(cost))
+        print(settings.profile, \(cost), \(disk))
         settings.prefetch((0..<60).map { URL(string: "https://example.com/\\($0).jpg")! }, cellSize: CGSize(width: 375, height: 375), screenScale: 2\(prefetcher))
         """
     }
 
     static func settings(_ library: ImageLibrary, variant: Int, on profile: DeviceProfile, cost: Int64?, window: Int) throws -> LibrarySettings {
-        let preset = try CachePreset.named(library.variants[variant])
+        let preset = try CachePreset.named(library.variants(launches: 2)[variant])
         let bytes = cost ?? preset.memoryLimits(on: profile).maxBytes ?? 0
         return try LibrarySettings(library: library, policy: preset.label, memoryLimitBytes: bytes, window: String(window), profile: profile, source: "test")
     }
@@ -36,9 +36,10 @@ import Testing
         #expect(ImageLibrary.kingfisher.variants == ["kingfisher", "kingfisher:prefetch=10", "kingfisher:background-decode",
                                                      "kingfisher:background-decode:prefetch=10", "kingfisher:downsample", "kingfisher:downsample:prefetch=10"])
         #expect(ImageLibrary.sdwebimage.variants.last == "sdwebimage:downsample:prefetch=6")
+        #expect(ImageLibrary.sdwebimage.variants(launches: 3).suffix(2) == ["sdwebimage:downsample:prefetch=6", "sdwebimage:downsample:prefetch=6:disk=50MiB"])
         #expect(ImageLibrary.memoryLimits.map(\.description) == ["(setup's)", "0.5%ram", "1%ram", "2%ram", "4%ram", "8%ram"])
         for library in ImageLibrary.allCases {
-            for variant in library.variants {
+            for variant in library.variants(launches: 2) {
                 let preset = try CachePreset.named(variant)
                 #expect(ImageLibrary.of(policy: preset.label)?.library == library)
             }
@@ -51,8 +52,9 @@ import Testing
     @Test func theLibrarysDefaultCostLimitIsLeftAsItIs() throws {
         let own = try Self.settings(.nuke, variant: 0, on: .lowEnd, cost: nil, window: 5)
         #expect(own.memoryCostLimit == nil && own.statements[0].hasPrefix("// memory cache: the default cost limit"))
-        let set = try Self.settings(.nuke, variant: 3, on: .lowEnd, cost: 64_424_509, window: 5)
-        #expect(set.memoryCostLimit == 64_424_509 && set.downsamples && set.prefetchConcurrency == 4)
+        let set = try Self.settings(.nuke, variant: 7, on: .lowEnd, cost: 64_424_509, window: 5)
+        #expect(set.memoryCostLimit == 64_424_509 && set.downsamples && set.prefetchConcurrency == 4 && set.diskLimit == 50 << 20)
+        #expect(set.statements.contains("DataLoader.sharedUrlCache.diskCapacity = 52_428_800 // 50.0 MiB"))
         #expect(set.statements[0] == "ImageCache.shared.costLimit = 64_424_509 // 61.4 MiB, 2 % of the RAM")
         #expect(set.statements.contains("let prefetcher = ImagePrefetcher(maxConcurrentRequestCount: 4)"))
     }
@@ -74,7 +76,7 @@ import Testing
     @Test(.enabled(if: SwiftCompiler.path != nil, Comment(rawValue: SwiftCompiler.missing)), arguments: ImageLibrary.allCases)
     func theSummarysStatementsCompileAgainstTheLibrary(library: ImageLibrary) throws {
         var functions: [String] = []
-        for variant in library.variants.indices {
+        for variant in library.variants(launches: 2).indices {
             for (cost, window) in [(nil, 0), (Int64(64_424_509), 20)] {
                 let settings = try Self.settings(library, variant: variant, on: .mid, cost: cost, window: window)
                 functions.append("func check\(functions.count)(urls: [URL], url: URL, cellSize: CGSize, screenScale: CGFloat) {\n"
@@ -92,15 +94,17 @@ import Testing
     @Test(.enabled(if: SwiftCompiler.path != nil, Comment(rawValue: SwiftCompiler.missing)), arguments: ImageLibrary.allCases)
     func theApplyFilePicksTheSettingsByPhysicalMemory(library: ImageLibrary) throws {
         let settings = try [
-            Self.settings(library, variant: 3, on: .lowEnd, cost: 32_000_000, window: 20),
+            Self.settings(library, variant: library.variants(launches: 2).count - 1, on: .lowEnd, cost: 32_000_000, window: 20),
             Self.settings(library, variant: 0, on: .mid, cost: nil, window: 10),
-            Self.settings(library, variant: library.variants.count - 1, on: .highEnd, cost: 48_000_000, window: 0),
+            Self.settings(library, variant: 2, on: .highEnd, cost: 48_000_000, window: 0),
             Self.settings(library, variant: 0, on: .tablet, cost: 96_000_000, window: 30),
         ]
+        // The library's own disk limit, which the stand-in starts with.
+        let disk = library == .nuke ? "157286400" : "0"
         let file = try LibrarySwiftFile(library: library, settings: settings, sources: ["a.csv", "b.csv", "c.csv", "d.csv"])
         let folder = try ScratchFolder.make()
-        for (memory, isPad, expected) in [(3 << 30, false, "low-end 32000000\nprefetching 20"), (8 << 30, true, "tablet 96000000\nprefetching 30"),
-                                          (4 << 30, false, "mid 0\nprefetching 10"), (12 << 30, false, "high-end 48000000\n")] {
+        for (memory, isPad, expected) in [(3 << 30, false, "low-end 32000000 52428800\nprefetching 20"), (8 << 30, true, "tablet 96000000 \(disk)\nprefetching 30"),
+                                          (4 << 30, false, "mid 0 \(disk)\nprefetching 10"), (12 << 30, false, "high-end 48000000 \(disk)\n")] {
             let main = Self.main(library, settings: "FeedBenchImageSettings.forDevice(physicalMemory: \(memory), isPad: \(isPad))")
             let outcome = try SwiftCompiler.run(module: library.module, files: ["main.swift": main, "FeedBenchImageSettings.swift": file.text], in: folder)
             #expect(outcome.status == 0 && outcome.output.hasPrefix(expected), "\(memory) bytes, iPad \(isPad): \(outcome.output)")

@@ -253,13 +253,18 @@ import Testing
         #expect(throws: InputError(source: "--preset", "unknown preset \"glide\"; expected one of default, aggressive, conservative, nuke, nuke@main, kingfisher, sdwebimage")) {
             try CachePreset.named("glide")
         }
-        #expect(throws: InputError(source: "--preset", "preset nuke has no parameter \"resize\"; expected downsample, full-size, background-decode, sync-disk or prefetch=1…32")) {
+        #expect(throws: InputError(source: "--preset", "preset nuke has no parameter \"resize\"; expected downsample, full-size, background-decode, sync-disk, prefetch=1…32 or disk=SIZE")) {
             try CachePreset.named("nuke:resize")
         }
         #expect(throws: InputError(source: "--preset", "preset kingfisher: \"prefetch=0\" is out of range; expected prefetch=1…32")) {
             try CachePreset.named("kingfisher:prefetch=0")
         }
         #expect(try CachePreset.named("kingfisher:prefetch=8").prefetch.concurrency == 8)
+        let disk = try CachePreset.named("sdwebimage:disk=50MiB")
+        #expect(disk.diskBytes == 52_428_800 && disk.label == "sdwebimage:disk=50MiB(lru)")
+        #expect(throws: InputError(source: "--preset", "preset nuke: disk: expected a size with a unit, such as 200MB or 64KiB (B, KB, MB, GB, TB, KiB, MiB, GiB or TiB), found \"50\" without one")) {
+            try CachePreset.named("nuke:disk=50")
+        }
     }
 
     @Test func presetsListEveryBehaviourWithItsLibraryVersion() {

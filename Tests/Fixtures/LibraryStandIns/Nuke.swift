@@ -2,6 +2,9 @@
 // declarations those settings use, named and typed as in Nuke's sources (docs/libraries.md
 // cites the files), defaults included. It keeps what is set and reports what is prefetched.
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Sources/Nuke/Caching/ImageCache.swift
 public final class ImageCache {
@@ -32,6 +35,11 @@ public enum ImageProcessors {
 /// Sources/Nuke/ImageRequest.swift
 public struct ImageRequest {
     public init(url: URL?, processors: [any ImageProcessing] = []) {}
+}
+
+/// Sources/Nuke/Loading/DataLoader.swift: the default pipeline's disk cache, 150 MiB.
+public final class DataLoader {
+    public static let sharedUrlCache: URLCache = URLCache(memoryCapacity: 0, diskCapacity: 150 * 1_048_576, diskPath: nil)
 }
 
 /// Sources/Nuke/Prefetching/ImagePrefetcher.swift
