@@ -16,9 +16,7 @@ extension FeedApp {
         if supply.buffers { moveThroughBuffer() }
         updatePrefetch(at: now)
         refillIfLow(at: now)
-        let hitchBefore = mainThread.figures.hitchTime
-        mainThread.commit(at: now, interval: viewport.trace.frameInterval, scrolled: viewport.moved)
-        prefetcher.noteHitch(mainThread.figures.hitchTime - hitchBefore)
+        prefetcher.noteHitch(mainThread.commit(at: now, interval: viewport.trace.frameInterval, scrolled: viewport.moved))
 
         if let next = viewport.frameAfter(index, launchStart: launch.start) {
             clock.schedule(.frame(index: index + 1, launch: launch.index), at: next)

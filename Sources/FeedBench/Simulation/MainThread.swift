@@ -37,13 +37,14 @@ struct MainThread {
     mutating func add(_ time: Int64) { pending += time }
 
     /// The frame ticking at `tick`, lasting `interval`, commits what was given since the last
-    /// one; it counts when the feed `scrolled` during it.
-    @inline(__always)
-    mutating func commit(at tick: Int64, interval: Int64, scrolled: Bool) {
+    /// one; it counts when the feed `scrolled` during it. Returns the frame's hitch time (0
+    /// when it was on time or did not count).
+    @inline(__always) @discardableResult
+    mutating func commit(at tick: Int64, interval: Int64, scrolled: Bool) -> Int64 {
         let end = max(tick, busyUntil) + pending
         pending = 0
         busyUntil = end
-        guard scrolled else { return }
+        guard scrolled else { return 0 }
         let deadline = tick + budget
         let presented = end <= deadline ? deadline : deadline + (end - deadline + budget - 1) / budget * budget
         let expected = max(deadline, (lastPresented ?? .min / 2) + budget)
@@ -54,6 +55,7 @@ struct MainThread {
         figures.hitchTime += hitch
         figures.longestHitch = max(figures.longestHitch, hitch)
         lastPresented = max(presented, lastPresented ?? presented)
+        return hitch
     }
 
     /// A launch starts (the app was relaunched or killed): the work under way is gone; the

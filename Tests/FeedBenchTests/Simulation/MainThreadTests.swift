@@ -14,12 +14,15 @@ import Testing
         var scrolled = true
     }
 
-    /// Commits `frames` one refresh interval apart from time 0, each after its work.
+    /// Commits `frames` one refresh interval apart from time 0, each after its work; each
+    /// commit returns the hitch time it added.
     static func figures(_ frames: [Frame], budget: Int64 = at60Hz) -> FrameFigures {
         var thread = MainThread(budget: budget)
         for (index, frame) in frames.enumerated() {
             thread.add(frame.work)
-            thread.commit(at: Int64(index) * budget, interval: budget, scrolled: frame.scrolled)
+            let before = thread.figures.hitchTime
+            let hitch = thread.commit(at: Int64(index) * budget, interval: budget, scrolled: frame.scrolled)
+            #expect(hitch == thread.figures.hitchTime - before)
         }
         return thread.figures
     }
