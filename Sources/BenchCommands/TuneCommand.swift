@@ -187,19 +187,24 @@ struct TuneCommand: ParsableCommand {
             FileDescriptorOutput.write("note: \(found.seeds.count) seed\(found.seeds.count == 1 ? "" : "s") per configuration; a spread over seeds wants 5 or more (bench sweep --seed 1,2,3,4,5)\n", to: 2)
         }
         let source = results.count == 1 ? results[0] : "\(results.count) results files"
-        return TuneReport(profile: tuned, criteria: try criteria(objective: objective, device: tuned), candidates: found.candidates,
+        // A library's runs (bench run or sweep --library) are ranked as --library ranks them.
+        let libraries = Set(found.candidates.map { ImageLibrary.of(policy: $0.policy)?.library })
+        let ofLibrary = libraries.count == 1 && libraries.first! != nil
+        return TuneReport(profile: tuned, criteria: try criteria(objective: objective, device: tuned, library: ofLibrary), candidates: found.candidates,
                           seeds: found.seeds.count, origin: "read from \(source), \(found.runs) runs")
     }
 
-    /// The objective and every bound: the memory budget, no kill, and each --constraint.
-    func criteria(objective: TuneFigure, device: DeviceProfile) throws -> TuneCriteria {
+    /// The objective and every bound: the memory budget, no kill, each --constraint, and the
+    /// hitch ratio's (`--max-hitch-ratio`, else a library's when searching one or reading a
+    /// library's runs, `library`).
+    func criteria(objective: TuneFigure, device: DeviceProfile, library ofLibrary: Bool = false) throws -> TuneCriteria {
         let budget = try memoryBudget.map { try Quantities.byteSize($0, source: "--memory-budget") } ?? device.memoryWarningBytes
         var constraints = [
             TuneConstraint(figure: .peakMemory, atMost: budget),
             TuneConstraint(figure: .kills, atMost: 0),
         ]
         constraints += try constraint.map { try TuneConstraint.parse($0, source: "--constraint") }
-        if let bound = try library.maxHitchRatio(hitches) { constraints.append(TuneConstraint(figure: .hitchRatio, atMost: bound)) }
+        if let bound = try library.maxHitchRatio(hitches) ?? (ofLibrary ? ImageLibrary.maxHitchRatio : nil) { constraints.append(TuneConstraint(figure: .hitchRatio, atMost: bound)) }
         return TuneCriteria(objective: objective, constraints: constraints)
     }
 }

@@ -36,6 +36,12 @@ import Testing
         let policy = rows[0].firstIndex(of: "policy")!, ratio = rows[0].firstIndex(of: "hitch_time_ratio_ms_per_s")!
         let shipped = rows.dropFirst().filter { $0[policy].hasPrefix("kingfisher(") }.compactMap { Double($0[ratio]) }
         #expect(!shipped.isEmpty && shipped.allSatisfy { $0 > 5 }, "\(shipped)")
+        // Read back by bench tune, a library's runs are ranked as --library ranks them.
+        let tuned = try BenchProcess.run(["tune", "--results", out.path, "--profile", "low-end", "--out", folder.appendingPathComponent("t.csv").path])
+        #expect(tuned.status == 0 && tuned.stdout.contains("hitch_ratio <= 5.0 ms/s"), "\(tuned.stdout)")
+        let tunedBest = try #require(tuned.stdout.split(separator: "\n").first { $0.hasPrefix("Recommended: ") })
+        #expect(tunedBest.split(separator: ",")[0] == recommended.split(separator: ",")[0])
+        #expect(tuned.stdout.contains("Settings to apply — Kingfisher 8.11"))
     }
 
     @Test func sweepAndTuneTakeTheLibraryToo() throws {
