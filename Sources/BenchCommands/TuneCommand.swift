@@ -188,8 +188,7 @@ struct TuneCommand: ParsableCommand {
         }
         let source = results.count == 1 ? results[0] : "\(results.count) results files"
         // A library's runs (bench run or sweep --library) are ranked as --library ranks them.
-        let libraries = Set(found.candidates.map { ImageLibrary.of(policy: $0.policy)?.library })
-        let ofLibrary = libraries.count == 1 && libraries.first! != nil
+        let ofLibrary = ImageLibrary.common(to: found.candidates.map(\.policy)) != nil
         return TuneReport(profile: tuned, criteria: try criteria(objective: objective, device: tuned, library: ofLibrary), candidates: found.candidates,
                           seeds: found.seeds.count, origin: "read from \(source), \(found.runs) runs")
     }

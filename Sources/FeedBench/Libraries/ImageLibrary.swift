@@ -70,6 +70,14 @@ public enum ImageLibrary: String, CaseIterable, Sendable {
     /// How far ahead the app drives the library's prefetcher: the standard matrix's windows.
     public static let windows = StandardMatrix.windows
 
+    /// The library every one of `policies` is a variant of, if they are all one library's
+    /// (a `--library` run's results).
+    public static func common(to policies: some Sequence<String>) -> ImageLibrary? {
+        let libraries = Set(policies.map { of(policy: $0)?.library })
+        guard libraries.count == 1, let library = libraries.first else { return nil }
+        return library
+    }
+
     /// The library and preset a results row's `policy` cell names when it is one of the
     /// library variants (`nuke:downsample(clock)`); `nil` for anything else.
     public static func of(policy: String) -> (library: ImageLibrary, preset: CachePreset)? {

@@ -42,6 +42,9 @@ public enum HTMLReport {
             page.line("<h2>\(SVGText.escape(name))\(decision.profile.map { " — " + SVGText.escape($0.model) } ?? " — not a built-in profile")</h2>")
             page.line("<p class=\"recommendation\">\(SVGText.escape(recommendation(decision)))</p>")
             page.line("<p class=\"help\">\(SVGText.escape(rule(decision)))</p>")
+            if let profile = decision.profile, case let settings = LibrarySettings.summary(of: decision.recommended, on: profile), !settings.isEmpty {
+                page.line("<pre class=\"settings\">\(SVGText.escape(settings))</pre>")
+            }
 
             heatmapSection("Stalls by prefetch window and memory cache", ReportCharts.stallHeatmaps(decision), into: &page,
                            help: "One map per policy, all on the same colours: each cell is the mean stalls a seed (hover for "
@@ -117,7 +120,8 @@ public enum HTMLReport {
             return "Not a built-in profile: its memory limit is unknown, so no configuration is recommended."
         }
         guard let best = decision.recommended else {
-            return "No recommendation: every configuration went over the profile's memory limit (\(FixedPoint.mebibytes(profile.memoryWarningBytes)))."
+            return "No recommendation: every configuration went over the profile's memory limit (\(FixedPoint.mebibytes(profile.memoryWarningBytes)))"
+                + (decision.library == nil ? "." : " or the hitch bound.")
         }
         let ties = decision.equivalentCount - 1
         return "Recommended: \(best.policy), memory cache \(FixedPoint.mebibytes(best.memoryLimitBytes)), prefetch window \(best.window) — "
@@ -131,8 +135,9 @@ public enum HTMLReport {
     static func rule(_ decision: ProfileDecision) -> String {
         let counted = "A seed's stalls are those of \(decision.workloads), summed; figures are \(decision.seeds == 1 ? "of 1 seed" : "means over \(decision.seedsText)")."
         guard let profile = decision.profile else { return "Configurations are ranked by mean stalls alone. " + counted }
+        let hitches = decision.library == nil ? "" : ", hitches at most \(TuneFigure.hitchRatio.format(Double(ImageLibrary.maxHitchRatio))) of scrolling"
         return "The rule bench run prints: the fewest mean stalls among the configurations whose peak tracked memory stayed at or below "
-            + "the memory-warning threshold (\(FixedPoint.mebibytes(profile.memoryWarningBytes))) with no jetsam kill on every seed; of those "
+            + "the memory-warning threshold (\(FixedPoint.mebibytes(profile.memoryWarningBytes)))\(hitches) with no jetsam kill on every seed; of those "
             + "within the seeds' noise of the fewest, the smallest memory cache, then the fewest bytes downloaded. " + counted
     }
 
@@ -197,6 +202,7 @@ public enum HTMLReport {
     h1{font-size:26px;margin:8px 0}h2{font-size:21px;margin:28px 0 6px;border-bottom:1px solid #ccc;padding-bottom:4px}\
     h3{font-size:16px;margin:18px 0 6px}
     p{max-width:1100px;line-height:1.45;font-size:14px}.help{color:#444}.recommendation{font-weight:600}
+    pre.settings{font-size:12px;background:#f6f6f6;padding:8px;overflow-x:auto;max-width:1100px}
     code{font-size:13px;background:#f3f3f3;padding:1px 4px;border-radius:3px}
     .charts{display:flex;flex-wrap:wrap;align-items:flex-start;gap:12px 16px}
     svg.chart{background:#fff;border:1px solid #ddd;border-radius:4px;font-family:inherit;max-width:100%;height:auto}

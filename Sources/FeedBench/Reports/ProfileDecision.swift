@@ -12,6 +12,9 @@ struct ProfileDecision {
     let criteria: TuneCriteria
     /// Best first (`TuneCriteria.ranking`).
     let ranking: [TuneCandidate]
+    /// The library every configuration is a variant of (`--library` runs), ranked then within
+    /// its hitch bound (`ImageLibrary.maxHitchRatio`), as `bench run --library` ranks them.
+    let library: ImageLibrary?
     /// How many at the head of `ranking` are within the seeds' noise of the best.
     let equivalentCount: Int
     /// Seeds per configuration (the most any configuration has).
@@ -25,8 +28,9 @@ struct ProfileDecision {
         self.name = name
         profile = DeviceProfile.builtIn.first { $0.name == name }
         let runs = rows.map(\.summaryRun)
+        library = ImageLibrary.common(to: runs.map(\.policy))
         if let profile {
-            let summary = MatrixSummary(profile: profile, runs: runs)
+            let summary = MatrixSummary(profile: profile, runs: runs, maxHitchRatio: library.map { _ in ImageLibrary.maxHitchRatio })
             (criteria, ranking, equivalentCount, seeds) = (summary.criteria, summary.ranking, summary.equivalentCount, summary.seeds)
         } else {
             let candidates = MatrixSummary.candidates(runs)

@@ -44,7 +44,7 @@ extension ReportCharts {
         let meanings: [Heatmap.Mark: String] = [
             .chosen: "recommended",
             .tied: "within the seeds' noise of the fewest stalls",
-            .excluded: "over the memory limit on a seed",
+            .excluded: decision.library == nil ? "over the memory limit on a seed" : "over the memory limit or the hitch bound on a seed",
         ]
         let panels = ReportRows.distinct(candidates.map(\.policy)).map { policy in
             var heatmap = Heatmap(kind: kind, title: policy, xTitle: "prefetch window", yTitle: "memory cache",

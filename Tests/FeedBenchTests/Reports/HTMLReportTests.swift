@@ -66,6 +66,7 @@ import Testing
 
     @Test func eachProfileShowsTheDecisionThenOneSetOfWindowChartsPerGroup() throws {
         let page = try Self.page()
+        #expect(page.all("pre", class: "settings").isEmpty, "plain policies have no library settings")
         let sections = page.all("section", class: "profile")
         #expect(sections.count == 1)
         let kinds = sections[0].all("svg", class: "chart").map { $0.attributes["data-chart"] ?? "" }
@@ -251,6 +252,13 @@ import Testing
         let values = panels.map { $0.all("text", class: "cell-value").map(\.allText) }
         #expect(values.count == 2 && values[0].count == 2 && values[0].allSatisfy { $0 != "0.0 ms/s" } && values[1] == ["0.0 ms/s", "0.0 ms/s"], "\(values)")
         #expect(!page.all("h3").contains { $0.allText == "Hitches" })
+        // Kingfisher's runs are a library's: ranked within its hitch bound, as bench run
+        // --library ranks them, and the settings to apply follow the recommendation.
+        let recommendation = try #require(page.all("p", class: "recommendation").first?.allText)
+        #expect(recommendation.hasPrefix("Recommended: kingfisher:background-decode("), "\(recommendation)")
+        let settings = try #require(page.all("pre", class: "settings").first?.allText)
+        #expect(settings.hasPrefix("Settings to apply — Kingfisher 8.11") && settings.contains("[.backgroundDecode]"), "\(settings)")
+        #expect(page.all("p", class: "help").contains { $0.allText.contains("hitches at most 5.0 ms/s of scrolling") })
     }
 
     /// Every `<svg>…</svg>` of a page, in order.
