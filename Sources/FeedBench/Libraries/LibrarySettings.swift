@@ -1,7 +1,8 @@
 /// A recommendation in one library's own settings, for one profile: the memory cache's cost
-/// limit, how many items ahead the app drives the library's prefetcher, whether requests decode
-/// to the cell, and (Kingfisher) whether images decode off the main thread — read back from the
-/// configuration a summary recommends (its `policy` cell names the library's variant).
+/// limit and the disk cache's, how many items ahead the app drives the library's prefetcher and
+/// how many it runs at once, whether requests decode to the cell, and (Kingfisher) whether
+/// images decode off the main thread — read back from the configuration a summary recommends
+/// (its `policy` cell names the library's variant).
 public struct LibrarySettings: Sendable, Equatable {
     public let library: ImageLibrary
     public let profile: DeviceProfile
