@@ -55,7 +55,7 @@ extension ReportCharts {
                 let note = "\(policy) · \(cache) · window \(candidate.window): \(describe(candidate))"
                     + (mark.map { " — " + meanings[$0]! } ?? "")
                 heatmap.cells.append(Heatmap.Cell(column: windows.firstIndex(of: candidate.window)!, row: limits.firstIndex(of: candidate.memoryLimitBytes)!,
-                                                  value: value, text: figure.format(candidate.spread(figure).mean), note: note, mark: mark))
+                                                  value: value, text: figure.number(candidate.spread(figure).mean), note: note, mark: mark))
             }
             return heatmap
         }

@@ -113,10 +113,19 @@ public struct TuneFigure: Sendable, Equatable {
     /// A value as written in tables: `450.0 MiB`, `391.2 ms`, `7`; `decimals` for means.
     func format(_ value: Double) -> String {
         switch unit {
+        case .count: number(value)
+        case .bytes: number(value) + " MiB"
+        case .thousandthsOfMillisecond: number(value) + " ms"
+        case .thousandthsOfMillisecondPerSecond: number(value) + " ms/s"
+        }
+    }
+
+    /// `value` as `format` writes it, without the unit: for a heatmap's cells, whose key names it.
+    func number(_ value: Double) -> String {
+        switch unit {
         case .count: FixedPoint.decimal(value, decimals: 1).trimmingZeroDecimals()
-        case .bytes: FixedPoint.decimal(value / 1_048_576, decimals: 1) + " MiB"
-        case .thousandthsOfMillisecond: FixedPoint.decimal(value / 1_000, decimals: 1) + " ms"
-        case .thousandthsOfMillisecondPerSecond: FixedPoint.decimal(value / 1_000, decimals: 1) + " ms/s"
+        case .bytes: FixedPoint.decimal(value / 1_048_576, decimals: 1)
+        case .thousandthsOfMillisecond, .thousandthsOfMillisecondPerSecond: FixedPoint.decimal(value / 1_000, decimals: 1)
         }
     }
 
