@@ -16,12 +16,22 @@ extension ImageLibrary {
         }
     }
 
-    /// The statement that sets the memory cache's cost limit to `bytes` (an `Int` expression).
-    func costLimitStatement(_ bytes: String) -> String {
-        switch self {
-        case .nuke: "ImageCache.shared.costLimit = \(bytes)"
-        case .kingfisher: "ImageCache.default.memoryStorage.config.totalCostLimit = \(bytes)"
-        case .sdwebimage: "SDImageCache.shared.config.maxMemoryCost = UInt(\(bytes))"
+    /// The library's two caches.
+    enum Cache {
+        case memory
+        case disk
+    }
+
+    /// The statement that sets `cache`'s limit to `bytes` (an `Int` expression): the memory
+    /// cache's cost limit, the disk cache's size limit.
+    func limitStatement(_ cache: Cache, bytes: String) -> String {
+        switch (self, cache) {
+        case (.nuke, .memory): "ImageCache.shared.costLimit = \(bytes)"
+        case (.nuke, .disk): "DataLoader.sharedUrlCache.diskCapacity = \(bytes)"
+        case (.kingfisher, .memory): "ImageCache.default.memoryStorage.config.totalCostLimit = \(bytes)"
+        case (.kingfisher, .disk): "ImageCache.default.diskStorage.config.sizeLimit = UInt(\(bytes))"
+        case (.sdwebimage, .memory): "SDImageCache.shared.config.maxMemoryCost = UInt(\(bytes))"
+        case (.sdwebimage, .disk): "SDImageCache.shared.config.maxDiskSize = UInt(\(bytes))"
         }
     }
 
@@ -103,14 +113,23 @@ extension ImageLibrary {
         }
     }
 
-    /// The statement that sets up the prefetcher to run `concurrency` (an `Int` expression)
-    /// at once, once: Nuke's is the app's own (`prefetcher`), SDWebImage's is shared;
-    /// Kingfisher's is made per batch (`prefetchStatements`).
-    func prefetcherSetUp(concurrency: String) -> String? {
+    /// Where the prefetcher's concurrency is set, and the statement that sets it to
+    /// `concurrency` (an `Int` expression).
+    enum PrefetcherSetUp {
+        /// Once at launch, on the shared prefetcher (SDWebImage).
+        case atLaunch(String)
+        /// Where the app makes the prefetcher it keeps, `prefetcher` (Nuke).
+        case appsOwn(String)
+        /// On each batch's prefetcher, in `prefetchStatements` (Kingfisher: a stopped one
+        /// cannot restart).
+        case perBatch
+    }
+
+    func prefetcherSetUp(concurrency: String) -> PrefetcherSetUp {
         switch self {
-        case .nuke: "let prefetcher = ImagePrefetcher(maxConcurrentRequestCount: \(concurrency))"
-        case .kingfisher: nil
-        case .sdwebimage: "SDWebImagePrefetcher.shared.maxConcurrentPrefetchCount = UInt(\(concurrency))"
+        case .nuke: .appsOwn("let prefetcher = ImagePrefetcher(maxConcurrentRequestCount: \(concurrency))")
+        case .kingfisher: .perBatch
+        case .sdwebimage: .atLaunch("SDWebImagePrefetcher.shared.maxConcurrentPrefetchCount = UInt(\(concurrency))")
         }
     }
 
@@ -127,15 +146,6 @@ extension ImageLibrary {
              "prefetcher.maxConcurrentDownloads = \(concurrency)", "prefetcher.start()"]
         case .sdwebimage:
             ["SDWebImagePrefetcher.shared.prefetchURLs(Array(urls.prefix(\(count))), options: [], context: decoding, progress: nil, completed: nil)"]
-        }
-    }
-
-    /// The statement that sets the disk cache's size limit to `bytes` (an `Int` expression).
-    func diskLimitStatement(_ bytes: String) -> String {
-        switch self {
-        case .nuke: "DataLoader.sharedUrlCache.diskCapacity = \(bytes)"
-        case .kingfisher: "ImageCache.default.diskStorage.config.sizeLimit = UInt(\(bytes))"
-        case .sdwebimage: "SDImageCache.shared.config.maxDiskSize = UInt(\(bytes))"
         }
     }
 

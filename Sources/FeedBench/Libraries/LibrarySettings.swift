@@ -65,19 +65,22 @@ public struct LibrarySettings: Sendable, Equatable {
     public var statements: [String] {
         var lines: [String] = []
         if let memoryCostLimit {
-            lines.append(library.costLimitStatement(Self.swiftInteger(memoryCostLimit))
+            lines.append(library.limitStatement(.memory, bytes: Self.swiftInteger(memoryCostLimit))
                          + " // \(FixedPoint.mebibytes(memoryCostLimit)), \(Self.percent(memoryCostLimit, of: profile.ramBytes)) of the RAM")
         } else {
             lines.append("// memory cache: the default cost limit, \(library.defaultCostLimit)")
         }
         if let diskLimit {
-            lines.append(library.diskLimitStatement(Self.swiftInteger(diskLimit)) + " // \(FixedPoint.mebibytes(diskLimit))")
+            lines.append(library.limitStatement(.disk, bytes: Self.swiftInteger(diskLimit)) + " // \(FixedPoint.mebibytes(diskLimit))")
         }
         let decoding = library.decodingValue(downsamples: .init(downsamples), decodesInBackground: .init(decodesInBackground))
         lines.append("let decoding: \(library.decodingType) = \(decoding)")
         lines.append(library.decodingUse)
         if prefetchWindow > 0 {
-            library.prefetcherSetUp(concurrency: String(prefetchConcurrency)).map { lines.append($0) }
+            switch library.prefetcherSetUp(concurrency: String(prefetchConcurrency)) {
+            case let .atLaunch(statement), let .appsOwn(statement): lines.append(statement)
+            case .perBatch: break
+            }
             lines.append("// as the feed scrolls, urls being the URLs of the items past the last visible one:")
             lines += library.prefetchStatements(count: String(prefetchWindow), concurrency: String(prefetchConcurrency))
         } else {
@@ -112,6 +115,6 @@ public struct LibrarySettings: Sendable, Equatable {
 
     /// `2 %`, `0.5 %`: `part` of `whole` with at most 2 decimals.
     static func percent(_ part: Int64, of whole: Int64) -> String {
-        FixedPoint.decimal(Double(part) / Double(whole) * 100, decimals: 2).trimmingZeroDecimals() + " %"
+        FixedPoint.ratio(part * 100, whole, decimals: 2).trimmingZeroDecimals() + " %"
     }
 }

@@ -62,7 +62,7 @@ public struct LibrarySwiftFile: Sendable {
 
     /// `3.5 GiB`.
     static func gibibytes(_ bytes: Int64) -> String {
-        FixedPoint.decimal(Double(bytes) / Double(1 << 30), decimals: 2).trimmingZeroDecimals() + " GiB"
+        FixedPoint.ratio(bytes, 1 << 30, decimals: 2).trimmingZeroDecimals() + " GiB"
     }
 
     static func isPad(_ profile: DeviceProfile) -> Bool { profile.model.hasPrefix("iPad") }
@@ -162,28 +162,33 @@ public struct LibrarySwiftFile: Sendable {
             lines += choice(kinds[0].settings, indent: "        ")
         }
         let decoding = library.decodingValue(downsamples: .when("downsamples"), decodesInBackground: .when("decodesInBackground"))
-        let prefetcher = library == .nuke ? ", prefetcher: ImagePrefetcher" : ""
-        let setUp = library.prefetcherSetUp(concurrency: "prefetchConcurrency")
-        lines += [
-            "    }",
-            "",
-            "    /// Sets the caches' limits\(library == .sdwebimage ? " and the prefetcher's concurrency" : ""): call once at launch, before the first image loads.",
-            "    func apply() {",
-            "        if let memoryCostLimit { \(library.costLimitStatement("memoryCostLimit")) }",
-            "        if let diskLimit { \(library.diskLimitStatement("diskLimit")) }",
-        ] + (library == .sdwebimage ? setUp.map { ["        " + $0] } ?? [] : []) + [
-            "    }",
-        ]
-        if library == .nuke, let setUp {
-            lines += [
+        // Where the prefetcher's concurrency is set: at launch, in the app's own prefetcher
+        // (made here, and handed to `prefetch`), or per batch in `prefetch` itself.
+        var atLaunch: [String] = [], makePrefetcher: [String] = [], prefetcher = ""
+        switch library.prefetcherSetUp(concurrency: "prefetchConcurrency") {
+        case let .atLaunch(statement):
+            atLaunch = ["        " + statement]
+        case let .appsOwn(statement):
+            prefetcher = ", prefetcher: ImagePrefetcher"
+            makePrefetcher = [
                 "",
                 "    /// The app's prefetcher, to keep while the feed is on screen.",
                 "    func makePrefetcher() -> ImagePrefetcher {",
-                "        \(setUp)",
+                "        \(statement)",
                 "        return prefetcher",
                 "    }",
             ]
+        case .perBatch:
+            break
         }
+        lines += [
+            "    }",
+            "",
+            "    /// Sets the caches' limits\(atLaunch.isEmpty ? "" : " and the prefetcher's concurrency"): call once at launch, before the first image loads.",
+            "    func apply() {",
+            "        if let memoryCostLimit { \(library.limitStatement(.memory, bytes: "memoryCostLimit")) }",
+            "        if let diskLimit { \(library.limitStatement(.disk, bytes: "diskLimit")) }",
+        ] + atLaunch + ["    }"] + makePrefetcher
         lines += [
             "",
             "    /// The decoding options of a cell of `cellSize` points on a screen of `screenScale`: give them to",
