@@ -1069,6 +1069,12 @@ Accepted(Ptr<Socket> socket, const Address& from)
     size_t c = it->second;
     Conn& conn = g_conns[c];
     conn.server = socket;
+    // The accepted socket is a fork of the listener, and ns-3 3.44's TcpCubic copy constructor
+    // leaves m_tcpFriendliness uninitialized: each server socket's Reno-friendly region was on
+    // or off by whatever the heap held, so a replay's durations changed with, say, the length
+    // of the log's path. A freshly constructed TcpCubic has its attributes' defaults (the
+    // region on); the handshake's last ACK, which follows this callback, is its first.
+    DynamicCast<TcpSocketBase>(socket)->SetCongestionControlAlgorithm(CreateObject<TcpCubic>());
     socket->SetRecvCallback(MakeBoundCallback(&ServerRecv, c));
     socket->SetSendCallback(MakeBoundCallback(&ServerFlush, c));
     socket->SetCloseCallbacks(MakeBoundCallback(&ServerClosed, c),

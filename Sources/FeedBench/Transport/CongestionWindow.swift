@@ -1,7 +1,8 @@
 import Foundation
 
 /// A TCP sender's congestion state, advanced a round trip at a time (not a packet at a time, so
-/// runs stay cheap): slow start from the initial window, CUBIC's growth once a loss has ended it
+/// runs stay cheap): slow start from the initial window, ended by a loss or by HyStart (CUBIC's
+/// hybrid slow start, as Linux and the reference check's ns-3 run it), CUBIC's growth after it
 /// (RFC 9438: C = 0.4, β = 0.7, with its Reno-friendly region), a multiplicative decrease on a
 /// loss, a collapse to one segment on a retransmission timeout, and Linux's slow-start restart
 /// after an idle longer than the timeout. The window counts payload bytes.
@@ -33,10 +34,31 @@ struct CongestionWindow: Sendable {
     /// How many timeouts in a row (each doubles the next).
     private var backoff = 0
 
-    init(initialSegments: Int, segmentBytes: Int) {
+    /// HyStart's settings, ns-3 3.44's `TcpCubic` defaults (the reference check runs them): it
+    /// looks only at windows of at least `hyStartLowWindow` segments; its delay detector takes
+    /// the least of a round's first `hyStartSamples` round trips (acknowledgements come every
+    /// second segment) and fires when it exceeds the minimum by the minimum clamped to
+    /// `hyStartDelayThreshold`; its train detector takes acknowledgements at most
+    /// `hyStartTrainSpacing` apart as one train. Linux's thresholds are lower (RTT/8 clamped to
+    /// 4–16 ms, half a round trip for the train): it leaves slow start sooner.
+    static let hyStartLowWindow = 16.0
+    static let hyStartSamples = 8.0
+    static let hyStartDelayThreshold: ClosedRange<Int64> = 4_000_000...1_000_000_000
+    static let hyStartTrainSpacing: Int64 = 2_000_000
+
+    /// The bottleneck's rate in wire bytes a nanosecond, and wire bytes a segment (for HyStart's
+    /// train detector, which a window without a rate does not run).
+    let bottleneckWirePerNanosecond: Double?
+    let segmentWire: Double
+    /// HyStart's minimum round trip since the last timeout.
+    private var minimumRoundTrip: Int64?
+
+    init(initialSegments: Int, segmentBytes: Int, bottleneckBitsPerSecond: Int64? = nil, headerBytes: Double = 52) {
         segment = Double(segmentBytes)
         initial = Double(initialSegments) * segment
         window = initial
+        bottleneckWirePerNanosecond = bottleneckBitsPerSecond.map { Double($0) / 8e9 }
+        segmentWire = segment + headerBytes
     }
 
     var inSlowStart: Bool { window < threshold }
@@ -63,13 +85,21 @@ struct CongestionWindow: Sendable {
     /// A round of `bytes` ended at `now` with every byte of it acknowledged, `waiting` bytes
     /// still to send. The window grows only while the sender has data its window holds back
     /// (Linux's and ns-3's cwnd-limited rule): slow start adds the bytes acknowledged, up to half
-    /// of those waiting (each acknowledgement lets out its own bytes and as many again);
+    /// of those waiting (each acknowledgement lets out its own bytes and as many again), and
+    /// HyStart may end it on the round's `roundTrip` (whatever the sender had waiting);
     /// congestion avoidance follows CUBIC over the next round trip `roundTrip`. O(1).
     mutating func roundAcknowledged(bytes: Double, waiting: Double, at now: Int64, roundTrip: Int64) {
         backoff = 0
-        guard waiting > 0 else { return }
+        let leavesSlowStart = inSlowStart && hyStartFinds(roundTrip: roundTrip, acknowledged: bytes)
+        guard waiting > 0 else {
+            if leavesSlowStart { threshold = window; startEpoch(at: now) }
+            return
+        }
         if inSlowStart {
-            window = min(window + min(bytes, waiting / 2), max(threshold, window))
+            // HyStart decides within the round's first samples: the window grows by those.
+            let growth = min(bytes, waiting / 2, leavesSlowStart ? 2 * Self.hyStartSamples * segment : .infinity)
+            window = min(window + growth, max(threshold, window))
+            if leavesSlowStart { threshold = window }
             if window >= threshold { startEpoch(at: now) }
             return
         }
@@ -90,6 +120,21 @@ struct CongestionWindow: Sendable {
         window = min(target * segment, max(window, 2 * bytes))
     }
 
+    /// Whether HyStart ends slow start after a round of `acknowledged` bytes measured at
+    /// `roundTrip`: its delay detector when the round trip exceeds the minimum by the minimum
+    /// (clamped to 4 ms–1 s), over a round with more than `hyStartSamples` acknowledgements; its
+    /// train detector when acknowledgements at most 2 ms apart last longer than the minimum
+    /// round trip (the round's bytes take longer than that to leave the bottleneck). O(1).
+    private mutating func hyStartFinds(roundTrip: Int64, acknowledged bytes: Double) -> Bool {
+        let minimum = min(minimumRoundTrip ?? roundTrip, roundTrip)
+        minimumRoundTrip = minimum
+        guard window >= Self.hyStartLowWindow * segment else { return false }
+        let threshold = min(max(minimum, Self.hyStartDelayThreshold.lowerBound), Self.hyStartDelayThreshold.upperBound)
+        if bytes > 2 * Self.hyStartSamples * segment && roundTrip > minimum + threshold { return true }
+        guard let rate = bottleneckWirePerNanosecond, Int64(2 * segmentWire / rate) <= Self.hyStartTrainSpacing else { return false }
+        return bytes / segment * segmentWire / rate > Double(minimum)
+    }
+
     /// A loss recovered by fast retransmit at `now`: the window and threshold drop to β of the
     /// window, and a new CUBIC epoch starts. O(1).
     mutating func fastRecovery(at now: Int64) {
@@ -107,6 +152,7 @@ struct CongestionWindow: Sendable {
         window = segment
         inEpoch = false
         backoff += 1
+        minimumRoundTrip = nil
     }
 
     /// The connection is used again at `now` after being idle since `idleSince`: with slow-start

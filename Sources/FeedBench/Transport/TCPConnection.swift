@@ -15,7 +15,8 @@ struct TCPConnection: Sendable {
     init(id: Int, host: SimulatedNetwork.Host, network: NetworkProfile) {
         self.id = id
         self.host = host
-        window = CongestionWindow(initialSegments: network.initialWindowSegments, segmentBytes: network.maxSegmentBytes)
+        window = CongestionWindow(initialSegments: network.initialWindowSegments, segmentBytes: network.maxSegmentBytes,
+                                  bottleneckBitsPerSecond: network.bitsPerSecond, headerBytes: SimulatedNetwork.Sizes.headers)
     }
 
     /// Open and carrying no response.

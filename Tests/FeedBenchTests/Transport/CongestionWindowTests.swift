@@ -2,8 +2,9 @@ import Testing
 @testable import FeedBench
 
 /// A TCP sender's window a round at a time: slow start doubles it while the sender has data
-/// it holds back, CUBIC's decrease is β = 0.7, a timeout collapses it to a segment and doubles
-/// the next timeout, and an idle connection restarts as Linux's does.
+/// it holds back until a loss or HyStart ends it, CUBIC's decrease is β = 0.7, a timeout
+/// collapses it to a segment and doubles the next timeout, and an idle connection restarts as
+/// Linux's does.
 @Suite struct CongestionWindowTests {
     static let segment = 1_448.0
     static let roundTrip: Int64 = 100_000_000
@@ -74,5 +75,54 @@ import Testing
         var long = window
         long.restartAfterIdle(since: 0, at: 60_000_000_000)
         #expect(long.window == 10 * Self.segment)
+    }
+
+    /// Slow start for `rounds` full rounds of `roundTrip` each, with plenty waiting.
+    static func grown(_ window: inout CongestionWindow, rounds: Int, roundTrip: Int64, from start: Int64 = 0) {
+        for round in 1...rounds {
+            window.roundAcknowledged(bytes: window.window, waiting: 100_000_000, at: start + Int64(round) * roundTrip, roundTrip: roundTrip)
+        }
+    }
+
+    @Test func hyStartEndsSlowStartWhenARoundTripExceedsTheMinimumByTheMinimum() {
+        var window = Self.fresh()
+        Self.grown(&window, rounds: 1, roundTrip: Self.roundTrip)
+        #expect(window.window == 20 * Self.segment && window.inSlowStart)
+        // 190 ms against a minimum of 100 ms: within the threshold, slow start goes on.
+        window.roundAcknowledged(bytes: window.window, waiting: 100_000_000, at: 3 * Self.roundTrip, roundTrip: 190_000_000)
+        #expect(window.window == 40 * Self.segment && window.inSlowStart)
+        // 210 ms: the queue has added more than the minimum. The window keeps what the round's
+        // first sixteen acknowledged segments added, and slow start ends there.
+        window.roundAcknowledged(bytes: window.window, waiting: 100_000_000, at: 5 * Self.roundTrip, roundTrip: 210_000_000)
+        #expect(window.window == 56 * Self.segment && !window.inSlowStart)
+        #expect(window.threshold == window.window)
+    }
+
+    @Test func hyStartLooksOnlyAtWindowsOfSixteenSegmentsAndForgetsItsMinimumAtATimeout() {
+        var small = Self.fresh()
+        small.roundAcknowledged(bytes: small.window, waiting: 100_000_000, at: Self.roundTrip, roundTrip: Self.roundTrip)
+        var fresh = Self.fresh()
+        fresh.roundAcknowledged(bytes: fresh.window, waiting: 100_000_000, at: Self.roundTrip, roundTrip: 5 * Self.roundTrip)
+        #expect(fresh.inSlowStart, "10 segments: below HyStart's low window")
+        #expect(small.inSlowStart)
+        // A timeout resets the minimum: round trips of 300 ms after it are measured against 300 ms.
+        var window = Self.fresh()
+        Self.grown(&window, rounds: 4, roundTrip: Self.roundTrip)
+        window.timedOut(at: 5 * Self.roundTrip)
+        Self.grown(&window, rounds: 6, roundTrip: 300_000_000, from: 5 * Self.roundTrip)
+        #expect(window.inSlowStart && window.window == 64 * Self.segment, "300 ms is the new minimum: \(window.window / Self.segment)")
+    }
+
+    @Test func hyStartsTrainDetectorEndsSlowStartOnceARoundTakesLongerThanTheMinimumToLeaveAFastLink() {
+        // wifi's 40 Mbit/s: 20 segments take 6 ms to leave, longer than the 2 ms round trip.
+        var fast = CongestionWindow(initialSegments: 10, segmentBytes: 1_448, bottleneckBitsPerSecond: 40_000_000)
+        fast.roundAcknowledged(bytes: fast.window, waiting: 100_000_000, at: 2_000_000, roundTrip: 2_000_000)
+        #expect(fast.inSlowStart, "10 segments: below the low window")
+        fast.roundAcknowledged(bytes: fast.window, waiting: 100_000_000, at: 4_000_000, roundTrip: 2_000_000)
+        #expect(!fast.inSlowStart && fast.window == 36 * Self.segment)
+        // dsl's 2 Mbit/s: acknowledgements 12 ms apart are no train.
+        var slow = CongestionWindow(initialSegments: 10, segmentBytes: 1_448, bottleneckBitsPerSecond: 2_000_000)
+        Self.grown(&slow, rounds: 3, roundTrip: 10_000_000)
+        #expect(slow.inSlowStart && slow.window == 80 * Self.segment)
     }
 }

@@ -76,6 +76,16 @@ import Testing
         #expect(deepTook < took, "a buffer that holds slow start's bursts loses nothing: \(deepTook) against \(took)")
     }
 
+    @Test func hyStartKeepsALoneDownloadOnEdgeFromOverflowingTheBuffer() {
+        // 600 KB at 240 kbit/s: 20.7 s of wire bytes, and the handshakes' 2.6 s. Slow start left
+        // alone overshoots the 50 packets by 37 and ends in a timeout (30.2 s); ns-3's HyStart
+        // ends it at 89 segments (23.9 s in ns-3 3.44).
+        let edge = NetworkProfile.edge
+        let took = Self.alone(600_000, on: edge)
+        let wire = Self.serialization(600_300 * 1_500 / 1_448, edge.bitsPerSecond)
+        #expect(took > wire && took < wire + 4 * edge.baseRoundTrip, "\(took)")
+    }
+
     /// (A larger buffer is not always faster, in ns-3 either: slow start overshoots further
     /// before its first loss, and the larger burst of losses can end in a timeout. A buffer that
     /// never overflows is the fastest.)
