@@ -108,16 +108,19 @@ final class SharedFlag: Sendable {
 struct ServeContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     let client: String
-    let connection: ObjectIdentifier
+    let channel: any Channel
     /// The connection's event loop: its responses' waits are timed on it.
     let eventLoop: any EventLoop
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         client = source.channel.remoteAddress?.ipAddress ?? "unknown"
-        connection = ObjectIdentifier(source.channel)
+        channel = source.channel
         eventLoop = source.channel.eventLoop
     }
+
+    /// The connection, for the closures' watch (its channel's identity while it lives).
+    var connection: ObjectIdentifier { ObjectIdentifier(channel) }
 }
 
 /// Turns every error into a one-line JSON body (and logs it): unknown routes, oversized paths,

@@ -248,7 +248,7 @@ struct Handlers: Sendable {
     static func log(_ state: ServeState, _ request: Request, _ context: ServeContext, status: Int, bytes: Int, objectBytes: Int? = nil,
                     arrived: Int64, delay: Int64, sent: ServedNetwork.Sent? = nil) {
         guard let log = state.log else { return }
-        let connection = sent.map { (number: $0.connection, first: $0.opened) } ?? state.connectionNumber(context.connection)
+        let connection = sent.map { (number: $0.connection, first: $0.opened) } ?? state.connectionNumber(context.channel)
         log.record(RequestLogFile.Record(time: arrived, method: request.method.rawValue, path: request.uri.string, status: status,
                                          bytes: Int64(bytes), objectBytes: objectBytes.map(Int64.init), injectedDelay: delay,
                                          duration: state.now - arrived, connection: connection.number, newConnection: connection.first,

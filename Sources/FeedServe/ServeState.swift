@@ -1,6 +1,7 @@
 #if HTTP
 import FeedBench
 import Foundation
+import NIOCore
 import Synchronization
 
 /// Everything the server's requests share, under one lock: the conditions (changed by
@@ -19,8 +20,16 @@ final class ServeState: Sendable {
         var slots: [String: Int] = [:]
         var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
         /// The real connections, numbered in order of first request (for the requests that do
-        /// not cross the network model).
-        var connections: [ObjectIdentifier: Int] = [:]
+        /// not cross the network model), and how many have been numbered.
+        var connections: [ObjectIdentifier: NumberedConnection] = [:]
+        var numbered = 0
+    }
+
+    /// A real connection's number, and its channel held weakly: a channel freed and another made
+    /// at its address is another connection, not the first one again.
+    struct NumberedConnection {
+        let number: Int
+        weak var channel: (any Channel)?
     }
 
     let inner: Mutex<Inner>
@@ -81,13 +90,14 @@ final class ServeState: Sendable {
     }
 
     /// The real connection's number, 1, 2, … in order of first request, and whether this is its
-    /// first request.
-    func connectionNumber(_ id: ObjectIdentifier) -> (number: Int, first: Bool) {
-        inner.withLock { state in
-            if let number = state.connections[id] { return (number, false) }
-            let number = state.connections.count + 1
-            state.connections[id] = number
-            return (number, true)
+    /// first request. O(1).
+    func connectionNumber(_ channel: any Channel) -> (number: Int, first: Bool) {
+        let id = ObjectIdentifier(channel)
+        return inner.withLock { state in
+            if let known = state.connections[id], known.channel === channel { return (known.number, false) }
+            state.numbered += 1
+            state.connections[id] = NumberedConnection(number: state.numbered, channel: channel)
+            return (state.numbered, true)
         }
     }
 

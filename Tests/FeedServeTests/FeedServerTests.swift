@@ -232,6 +232,27 @@ import Testing
         #expect((Double(lines[1][7]) ?? 0) >= 30, "the whole time includes the injected latency")
     }
 
+    /// A request that does not cross the network model (here a 404) is logged on its real
+    /// connection: one opened after another was closed is a new connection, even when the server
+    /// makes it where the closed one was.
+    @Test func aConnectionOpenedAfterAnotherClosedIsLoggedAsANewOne() async throws {
+        let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
+        let server = try await RunningServer.start(Self.instant(), log: log)
+        let port = try #require(server.port)
+        let statuses = try await OwnThreads.run { _ in
+            try (0..<20).map { _ -> Int in
+                let status = try TimingConnection(port: port).get("/images/nope.jpg").status
+                usleep(20_000) // the server frees the closed connection before the next one comes
+                return status
+            }
+        }
+        await server.stop()
+        #expect(statuses.first?.allSatisfy { $0 == 404 } == true)
+        let records = try RequestLogFile.records(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: log))), source: log)
+        #expect(records.map(\.connection) == Array(1...20))
+        #expect(records.allSatisfy { $0.newConnection })
+    }
+
     /// A client that gives up on a download part way (it resets the connection) still has its
     /// line: status 499, the bytes sent until then, the image's size; a `bench calibrate` of the
     /// log counts it as aborted.
