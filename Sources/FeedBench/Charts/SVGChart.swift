@@ -12,6 +12,8 @@ public enum SVGChart {
     static let plotHeight = 250.0
     /// Average advance of a 12 px sans-serif character, for laying out labels and the legend.
     static let characterWidth = 6.6
+    /// The same for a chart's title (15 px, semibold, as the report's style sets it).
+    static let titleCharacterWidth = 9.0
     static let markerRadius = 4.5
     /// Half the width of a whisker's caps.
     static let whiskerCap = 4.0
@@ -45,7 +47,7 @@ public enum SVGChart {
         let notes = (chart.notes + outside.map { rule in
             let scale = rule.orientation == .vertical ? xScale : yScale
             return "\(rule.label): off the axis, every point is " + (rule.value > scale.upper ? "below it." : "above it.")
-        }).map(wrap)
+        }).map { wrap($0) }
 
         let xTitleY = plotBottom + (rotated ? 74 : 40)
         let legend = legendRows(chart)
@@ -171,20 +173,37 @@ public enum SVGChart {
         return out.text
     }
 
-    /// `text` in lines that fit the plot's width, broken at spaces; each line but the last
-    /// keeps its closing space, so the lines joined are `text` again. None for empty text.
-    static func wrap(_ text: String) -> [String] {
-        let fits = Int((plotRight - plotLeft + 16) / characterWidth)
+    /// `text` in lines that fit `width` (the plot's, by default) at `characterWidth` a character,
+    /// broken after a space or another of `breaks`; a piece longer than a line is cut. Each line
+    /// keeps the character it breaks after, so the lines joined are `text` again (but for a
+    /// closing space). None for empty text. O(characters).
+    static func wrap(_ text: String, width: Double = plotRight - plotLeft + 16, characterWidth: Double = characterWidth,
+                     breakingAfter breaks: Set<Character> = [" "]) -> [String] {
+        let fits = max(1, Int(width / characterWidth))
+        var pieces: [String] = []
+        var piece = ""
+        for character in text {
+            piece.append(character)
+            if breaks.contains(character) || character == " " {
+                pieces.append(piece)
+                piece = ""
+            }
+        }
+        if !piece.isEmpty { pieces.append(piece) }
         var lines: [String] = []
         var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty, line.count + word.count > fits {
+        for var piece in pieces {
+            if !line.isEmpty, line.count + piece.count - (piece.last == " " ? 1 : 0) > fits {
                 lines.append(line)
                 line = ""
             }
-            line += word + " "
+            while line.isEmpty && piece.count > fits {
+                lines.append(String(piece.prefix(fits)))
+                piece = String(piece.dropFirst(fits))
+            }
+            line += piece
         }
-        if !line.isEmpty { lines.append(String(line.dropLast())) }
+        if !line.isEmpty { lines.append(line.last == " " ? String(line.dropLast()) : line) }
         return lines
     }
 

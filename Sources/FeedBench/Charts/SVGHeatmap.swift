@@ -9,11 +9,16 @@ public enum SVGHeatmap {
     static let plotLeft = 84.0
     static let plotRight = width - 14
     static let plotTop = 34.0
+    static let titleSpacing = 16.0
     static let minimumCellHeight = 34.0
 
     /// The heatmap's `<svg>` element, ending with a line end.
     public static func render(_ heatmap: Heatmap) -> String {
         var out = MarkupWriter()
+        // A title longer than the panel (a long policy name) wraps after `:`, `(` or `,`.
+        let title = SVGChart.wrap(heatmap.title, width: width - plotLeft - 8, characterWidth: SVGChart.titleCharacterWidth,
+                                  breakingAfter: [":", "(", ","])
+        let plotTop = Self.plotTop + Double(max(0, title.count - 1)) * titleSpacing
         let cellWidth = (plotRight - plotLeft) / Double(max(1, heatmap.columns.count))
         // Tall enough for the rotated y title, however few the rows.
         let rows = Double(max(1, heatmap.rows.count))
@@ -26,7 +31,7 @@ public enum SVGHeatmap {
                  + "viewBox=\"0 0 \(SVGText.px(width)) \(SVGText.px(height))\" width=\"\(Int(width))\" height=\"\(Int(height))\" "
                  + "role=\"img\" aria-label=\"\(SVGText.escape(heatmap.title))\">")
         out.line("<title>\(SVGText.escape(heatmap.title))</title>")
-        out.label(heatmap.title, x: plotLeft, y: 22, attributes: "class=\"chart-title\"")
+        out.lines(title, x: plotLeft, y: 22, spacing: titleSpacing, attributes: "class=\"chart-title\"")
 
         for cell in heatmap.cells {
             let left = plotLeft + Double(cell.column) * cellWidth

@@ -155,6 +155,23 @@ import Testing
         #expect(scale.textColour(0) == "#000" && scale.textColour(600) == "#fff")
     }
 
+    @Test func aHeatmapTitleLongerThanThePanelWrapsAfterAColonOrParenthesisAndPushesThePlotDown() throws {
+        func render(_ title: String) throws -> MarkupElement {
+            var heatmap = Heatmap(kind: "test-heatmap", title: title, xTitle: "window", yTitle: "cache", columns: ["0"],
+                                  rows: ["56.3 MiB"], scale: HeatScale(covering: [1, 2]))
+            heatmap.cells = [Heatmap.Cell(column: 0, row: 0, value: 1, text: "1", note: "a", mark: nil)]
+            return try #require(MarkupElement.parse(SVGHeatmap.render(heatmap)).all("svg", class: "heatmap").first)
+        }
+        let long = "kingfisher:background-decode:prefetch=10(lru:max-age=300:refresh=1)"
+        let wrapped = try render(long)
+        let lines = try #require(wrapped.all("text", class: "chart-title").first).all("tspan").map(\.allText)
+        #expect(lines == ["kingfisher:background-decode:", "prefetch=10(lru:max-age=300:refresh=1)"])
+        #expect(lines.allSatisfy { 84 + Double($0.count) * SVGChart.titleCharacterWidth <= SVGHeatmap.width - 8 }, "inside the panel")
+        let top = { (svg: MarkupElement) in Double(svg.all("g", class: "cell").first!.all("rect").first!.attributes["y"]!)! }
+        #expect(try top(wrapped) == top(render("lru")) + 16, "one more line, 16 px lower")
+        #expect(try render("lru").all("text", class: "chart-title").first?.allText == "lru")
+    }
+
     @Test func heatmapCellsCarryTheirPlaceMarkAndText() throws {
         var heatmap = Heatmap(kind: "test-heatmap", title: "lru", xTitle: "window", yTitle: "cache", columns: ["0", "5"],
                               rows: ["56.3 MiB", "112.5 MiB"], scale: HeatScale(covering: [6.7, 615]))
