@@ -34,31 +34,14 @@ struct CongestionWindow: Sendable {
     /// How many timeouts in a row (each doubles the next).
     private var backoff = 0
 
-    /// HyStart's settings, ns-3 3.44's `TcpCubic` defaults (the reference check runs them): it
-    /// looks only at windows of at least `hyStartLowWindow` segments; its delay detector takes
-    /// the least of a round's first `hyStartSamples` round trips (acknowledgements come every
-    /// second segment) and fires when it exceeds the minimum by the minimum clamped to
-    /// `hyStartDelayThreshold`; its train detector takes acknowledgements at most
-    /// `hyStartTrainSpacing` apart as one train. Linux's thresholds are lower (RTT/8 clamped to
-    /// 4–16 ms, half a round trip for the train): it leaves slow start sooner.
-    static let hyStartLowWindow = 16.0
-    static let hyStartSamples = 8.0
-    static let hyStartDelayThreshold: ClosedRange<Int64> = 4_000_000...1_000_000_000
-    static let hyStartTrainSpacing: Int64 = 2_000_000
+    /// Ends slow start on rising round trips or long acknowledgement trains.
+    private var hyStart: HyStart
 
-    /// The bottleneck's rate in wire bytes a nanosecond, and wire bytes a segment (for HyStart's
-    /// train detector, which a window without a rate does not run).
-    let bottleneckWirePerNanosecond: Double?
-    let segmentWire: Double
-    /// HyStart's minimum round trip since the last timeout.
-    private var minimumRoundTrip: Int64?
-
-    init(initialSegments: Int, segmentBytes: Int, bottleneckBitsPerSecond: Int64? = nil, headerBytes: Double = 52) {
+    init(initialSegments: Int, segmentBytes: Int, bottleneckBitsPerSecond: Int64? = nil) {
         segment = Double(segmentBytes)
         initial = Double(initialSegments) * segment
         window = initial
-        bottleneckWirePerNanosecond = bottleneckBitsPerSecond.map { Double($0) / 8e9 }
-        segmentWire = segment + headerBytes
+        hyStart = HyStart(bottleneckBitsPerSecond: bottleneckBitsPerSecond, segmentWire: segment + SimulatedNetwork.Sizes.headers)
     }
 
     var inSlowStart: Bool { window < threshold }
@@ -90,14 +73,14 @@ struct CongestionWindow: Sendable {
     /// congestion avoidance follows CUBIC over the next round trip `roundTrip`. O(1).
     mutating func roundAcknowledged(bytes: Double, waiting: Double, at now: Int64, roundTrip: Int64) {
         backoff = 0
-        let leavesSlowStart = inSlowStart && hyStartFinds(roundTrip: roundTrip, acknowledged: bytes)
+        let leavesSlowStart = inSlowStart && hyStart.finds(roundTrip: roundTrip, acknowledged: bytes, window: window, segment: segment)
         guard waiting > 0 else {
             if leavesSlowStart { threshold = window; startEpoch(at: now) }
             return
         }
         if inSlowStart {
             // HyStart decides within the round's first samples: the window grows by those.
-            let growth = min(bytes, waiting / 2, leavesSlowStart ? 2 * Self.hyStartSamples * segment : .infinity)
+            let growth = min(bytes, waiting / 2, leavesSlowStart ? HyStart.growthBeforeExit(segment: segment) : .infinity)
             window = min(window + growth, max(threshold, window))
             if leavesSlowStart { threshold = window }
             if window >= threshold { startEpoch(at: now) }
@@ -120,21 +103,6 @@ struct CongestionWindow: Sendable {
         window = min(target * segment, max(window, 2 * bytes))
     }
 
-    /// Whether HyStart ends slow start after a round of `acknowledged` bytes measured at
-    /// `roundTrip`: its delay detector when the round trip exceeds the minimum by the minimum
-    /// (clamped to 4 ms–1 s), over a round with more than `hyStartSamples` acknowledgements; its
-    /// train detector when acknowledgements at most 2 ms apart last longer than the minimum
-    /// round trip (the round's bytes take longer than that to leave the bottleneck). O(1).
-    private mutating func hyStartFinds(roundTrip: Int64, acknowledged bytes: Double) -> Bool {
-        let minimum = min(minimumRoundTrip ?? roundTrip, roundTrip)
-        minimumRoundTrip = minimum
-        guard window >= Self.hyStartLowWindow * segment else { return false }
-        let threshold = min(max(minimum, Self.hyStartDelayThreshold.lowerBound), Self.hyStartDelayThreshold.upperBound)
-        if bytes > 2 * Self.hyStartSamples * segment && roundTrip > minimum + threshold { return true }
-        guard let rate = bottleneckWirePerNanosecond, Int64(2 * segmentWire / rate) <= Self.hyStartTrainSpacing else { return false }
-        return bytes / segment * segmentWire / rate > Double(minimum)
-    }
-
     /// A loss recovered by fast retransmit at `now`: the window and threshold drop to β of the
     /// window, and a new CUBIC epoch starts. O(1).
     mutating func fastRecovery(at now: Int64) {
@@ -152,7 +120,7 @@ struct CongestionWindow: Sendable {
         window = segment
         inEpoch = false
         backoff += 1
-        minimumRoundTrip = nil
+        hyStart.timedOut()
     }
 
     /// The connection is used again at `now` after being idle since `idleSince`: with slow-start

@@ -16,7 +16,7 @@ struct TCPConnection: Sendable {
         self.id = id
         self.host = host
         window = CongestionWindow(initialSegments: network.initialWindowSegments, segmentBytes: network.maxSegmentBytes,
-                                  bottleneckBitsPerSecond: network.bitsPerSecond, headerBytes: SimulatedNetwork.Sizes.headers)
+                                  bottleneckBitsPerSecond: network.bitsPerSecond)
     }
 
     /// Open and carrying no response.
