@@ -36,6 +36,11 @@ struct CongestionWindow: Sendable {
 
     /// Ends slow start on rising round trips or long acknowledgement trains.
     private var hyStart: HyStart
+    /// Whether the last release left less than a segment of the window unused: ns-3's
+    /// cwnd-limited state, set at each send (`TcpSocketBase::SendDataPacket`), under which slow
+    /// start grows on every acknowledgement until the next send — after a response's last bytes
+    /// too.
+    private var filledAtLastRelease = false
 
     init(initialSegments: Int, segmentBytes: Int, bottleneckBitsPerSecond: Int64? = nil) {
         segment = Double(segmentBytes)
@@ -66,11 +71,12 @@ struct CongestionWindow: Sendable {
     }
 
     /// A round of `bytes` ended at `now` with every byte of it acknowledged, `waiting` bytes
-    /// still to send. The window grows only while the sender has data its window holds back
-    /// (Linux's and ns-3's cwnd-limited rule): slow start adds the bytes acknowledged, up to half
-    /// of those waiting (each acknowledgement lets out its own bytes and as many again), and
-    /// HyStart may end it on the round's `roundTrip` (whatever the sender had waiting);
-    /// congestion avoidance follows CUBIC over the next round trip `roundTrip`. O(1).
+    /// still to send. The window grows only while the sender's last send filled it (ns-3's
+    /// cwnd-limited rule): slow start adds the bytes acknowledged — up to half of those waiting
+    /// (each acknowledgement lets out its own bytes and as many again) unless the last of them
+    /// fills the window, which then keeps growing through the round — and HyStart may end it on
+    /// the round's `roundTrip` (whatever the sender had waiting); congestion avoidance follows
+    /// CUBIC over the next round trip `roundTrip`. O(1).
     mutating func roundAcknowledged(bytes: Double, waiting: Double, at now: Int64, roundTrip: Int64) {
         backoff = 0
         let leavesSlowStart = inSlowStart && hyStart.finds(roundTrip: roundTrip, acknowledged: bytes, window: window, segment: segment)
@@ -80,7 +86,8 @@ struct CongestionWindow: Sendable {
         }
         if inSlowStart {
             // HyStart decides within the round's first samples: the window grows by those.
-            let growth = min(bytes, waiting / 2, leavesSlowStart ? HyStart.growthBeforeExit(segment: segment) : .infinity)
+            let held = clockedReleaseFills(waiting) ? bytes : waiting / 2
+            let growth = min(bytes, held, leavesSlowStart ? HyStart.growthBeforeExit(segment: segment) : .infinity)
             window = min(window + growth, max(threshold, window))
             if leavesSlowStart { threshold = window }
             if window >= threshold { startEpoch(at: now) }
@@ -101,6 +108,29 @@ struct CongestionWindow: Sendable {
         let target = min(max(cubic, reno, segments), segments * 1.5)
         // Growth is limited by what the round used: an application-limited sender keeps its window.
         window = min(target * segment, max(window, 2 * bytes))
+    }
+
+    /// A response's last round of `bytes` acknowledged: slow start grows by all of it when its
+    /// release filled the window (ns-3's flag holds after the last send), else not at all. O(1).
+    mutating func lastRoundAcknowledged(bytes: Double, at now: Int64) {
+        guard inSlowStart && filledAtLastRelease else { return }
+        window = min(window + bytes, max(threshold, window))
+        if window >= threshold { startEpoch(at: now) }
+    }
+
+    /// `bytes` released into `room` bytes of free window: all at once (`burst`), or as a round's
+    /// acknowledgements come back. O(1).
+    mutating func released(_ bytes: Double, room: Double, burst: Bool) {
+        filledAtLastRelease = bytes >= room || (burst ? room - bytes < segment : clockedReleaseFills(bytes))
+    }
+
+    /// Whether the last of `bytes` sent as acknowledgements come back leaves less than a segment
+    /// of the window unused: in slow start each acknowledgement (of two segments: the receiver's
+    /// delayed ACK) frees two segments and adds two, and the last lets out what remains. O(1).
+    private func clockedReleaseFills(_ bytes: Double) -> Bool {
+        let perAcknowledgement = 4 * segment
+        let last = bytes - perAcknowledgement * ((bytes / perAcknowledgement).rounded(.up) - 1)
+        return perAcknowledgement - last < segment
     }
 
     /// A loss recovered by fast retransmit at `now`: the window and threshold drop to β of the

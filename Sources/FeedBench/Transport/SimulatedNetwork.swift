@@ -404,6 +404,7 @@ final class SimulatedNetwork {
                     continue
                 }
                 exchanges[i].transfer.nextRound = .max
+                connections[exchanges[i].connection].window.lastRoundAcknowledged(bytes: exchanges[i].transfer.roundBytes, at: now)
                 exchanges[i].wake = now + network.oneWayDelay.lowerBound
                 exchanges[i].stage = exchanges[i].stage == .serverFlight ? .flightArriving : .delivering
             }
@@ -511,10 +512,11 @@ final class SimulatedNetwork {
         let othersQueued = queuedBefore - exchanges[i].transfer.queuedWire
         // The bytes still in the buffer hold the window; those that have left it are
         // acknowledged during the round now starting, freeing the window as the round goes.
-        let bytes = min(exchanges[i].transfer.unsent - exchanges[i].transfer.awaitingTimeout,
-                        max(0, window.window - exchanges[i].transfer.queuedWire / wirePerPayload))
+        let room = max(0, window.window - exchanges[i].transfer.queuedWire / wirePerPayload)
+        let bytes = min(exchanges[i].transfer.unsent - exchanges[i].transfer.awaitingTimeout, room)
         // A transfer's first round is a burst: the server sends its window at once.
         let first = !exchanges[i].transfer.clocked
+        if bytes > 0 { connections[exchanges[i].connection].window.released(bytes, room: room, burst: first) }
         exchanges[i].transfer.clocked = true
         exchanges[i].transfer.roundStartedAt = now
         exchanges[i].transfer.roundBytes = bytes

@@ -118,9 +118,10 @@ import Testing
     }
 
     /// The round trip through the simulator: a session on the workload fitted from a capture of
-    /// a known model stalls and requests as a session on that model does — over 3 seeds, stalls
+    /// a known model stalls and requests as a session on that model does — over 9 seeds, stalls
     /// within 15 % and requests within 5 % (the fit resamples sizes, so runs differ image by
-    /// image, not in aggregate).
+    /// image, not in aggregate; a skimmer's count of API calls is noisy enough that 3 seeds
+    /// differed by 5–10 %).
     @Test func aRunOnTheFittedWorkloadStallsAndRequestsAsTheModelDoes() throws {
         var har = SyntheticHAR()
         har.network = NetworkProfile(name: "truth", bitsPerSecond: 1_500_000, oneWayDelay: 40_000_000...40_000_000)
@@ -130,7 +131,7 @@ import Testing
         let (_, workload) = try Self.fitted(har)
         func totals(network: NetworkProfile, api: FeedAPIConfiguration) throws -> (stalls: Int, images: Int, calls: Int) {
             var sum = (stalls: 0, images: 0, calls: 0)
-            for seed: UInt64 in 1...3 {
+            for seed: UInt64 in 1...9 {
                 var configuration = try RunConfiguration.standard(
                     profile: .lowEnd, policy: PolicySpec.parse("lru", source: "test"), window: .items(PrefetchWindow(ahead: 10)),
                     workload: .behavior(.skimmer, duration: 60_000_000_000), seed: seed, network: network)

@@ -2,7 +2,7 @@ import Testing
 @testable import FeedBench
 
 /// A TCP sender's window a round at a time: slow start doubles it while the sender has data
-/// it holds back until a loss or HyStart ends it, CUBIC's decrease is β = 0.7, a timeout
+/// it holds back (or its last send filled the window) until a loss or HyStart ends it, CUBIC's decrease is β = 0.7, a timeout
 /// collapses it to a segment and doubles the next timeout, and an idle connection restarts as
 /// Linux's does.
 @Suite struct CongestionWindowTests {
@@ -16,15 +16,46 @@ import Testing
         #expect(window.window == 10 * Self.segment && window.inSlowStart)
         window.roundAcknowledged(bytes: window.window, waiting: 1_000_000, at: Self.roundTrip, roundTrip: Self.roundTrip)
         #expect(window.window == 20 * Self.segment)
-        // Twelve segments were left: each acknowledgement lets out its bytes and as many again,
-        // so the window grows by six (ns-3 and Linux: 40 → 46 on the last round of a transfer).
+        // Ten and a half segments were left: each acknowledgement (of two segments) lets out
+        // its bytes and as many again, so the window grows by half of them, and the last send
+        // leaves a segment and a half of it unused: no growth after it.
         var ending = window
-        ending.roundAcknowledged(bytes: ending.window, waiting: 12 * Self.segment, at: 2 * Self.roundTrip, roundTrip: Self.roundTrip)
-        #expect(ending.window == 26 * Self.segment)
+        ending.roundAcknowledged(bytes: ending.window, waiting: 10.5 * Self.segment, at: 2 * Self.roundTrip, roundTrip: Self.roundTrip)
+        #expect(ending.window == 25.25 * Self.segment)
         // Nothing waiting (the transfer is done, or a TLS flight of three segments): no growth.
         var idle = window
         idle.roundAcknowledged(bytes: 3 * Self.segment, waiting: 0, at: 2 * Self.roundTrip, roundTrip: Self.roundTrip)
         #expect(idle.window == window.window)
+    }
+
+    @Test func aSlowStartWhoseLastSendFillsTheWindowGrowsOnEveryAcknowledgementAfterIt() {
+        var window = Self.fresh()
+        window.released(10 * Self.segment, room: 10 * Self.segment, burst: true)
+        window.roundAcknowledged(bytes: 10 * Self.segment, waiting: 1_000_000, at: Self.roundTrip, roundTrip: Self.roundTrip)
+        #expect(window.window == 20 * Self.segment)
+        // Eleven and a half segments left: the last acknowledgement lets out three and a half,
+        // leaving half a segment of the window unused — ns-3's sender stays cwnd-limited, and
+        // every acknowledgement of the round grows the window, then every one of the last round.
+        window.roundAcknowledged(bytes: 20 * Self.segment, waiting: 11.5 * Self.segment, at: 2 * Self.roundTrip, roundTrip: Self.roundTrip)
+        #expect(window.window == 40 * Self.segment)
+        window.released(11.5 * Self.segment, room: 40 * Self.segment, burst: false)
+        window.lastRoundAcknowledged(bytes: 11.5 * Self.segment, at: 3 * Self.roundTrip)
+        #expect(window.window == 51.5 * Self.segment)
+        // A last round that leaves more than a segment unused adds nothing.
+        var spare = Self.fresh()
+        spare.released(10.5 * Self.segment, room: 40 * Self.segment, burst: false)
+        spare.lastRoundAcknowledged(bytes: 10.5 * Self.segment, at: Self.roundTrip)
+        #expect(spare.window == 10 * Self.segment)
+        // A burst fills the window when less than a segment of it stays free: a response of
+        // nine and a half segments in a window of ten does; a TLS flight of three does not.
+        var burst = Self.fresh()
+        burst.released(9.5 * Self.segment, room: 10 * Self.segment, burst: true)
+        burst.lastRoundAcknowledged(bytes: 9.5 * Self.segment, at: Self.roundTrip)
+        #expect(burst.window == 19.5 * Self.segment)
+        var flight = Self.fresh()
+        flight.released(3 * Self.segment, room: 10 * Self.segment, burst: true)
+        flight.lastRoundAcknowledged(bytes: 3 * Self.segment, at: Self.roundTrip)
+        #expect(flight.window == 10 * Self.segment)
     }
 
     @Test func aLossCutsTheWindowToSevenTenthsAndCongestionAvoidanceGrowsItBack() {
