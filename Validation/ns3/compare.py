@@ -15,14 +15,15 @@ each log its own seed (one log per seed, as `bench run --seed S` makes them).
 
 Per network (sorted by name) the table shows:
   downloads: image rows with status 200; n, the median ratio, the p90 ratio (and the p90 of
-             durations timed from time_ms, shown only), how many ns-3 sent late behind a
+             durations timed from time_ms, shown only), the p10 ratio (the downloads the
+             model makes slower than ns-3 does; shown only), how many ns-3 sent late behind a
              slower response (queued), and how many finished in ns-3 more than 50 ms after
              the model said (late);
   api:       /v1/ rows with a complete response (any status but 499): n and the median ratio.
 Cancelled rows (499) are replayed (they load the link and hold their connection) but have no
 ratio. A request ns-3 did not finish within the horizon counts as an infinite ratio.
 The median is the middle value (the mean of the two middle values for an even n); p90 is the
-nearest-rank 90th percentile: the ceil(0.9 n)-th smallest ratio.
+nearest-rank 90th percentile: the ceil(0.9 n)-th smallest ratio; p10 the ceil(0.1 n)-th.
 A lossy network's median is the median over its runs (log x seed) of each run's downloads'
 median ratio; its p90 pools every run's ratios (shown, not checked).
 
@@ -197,11 +198,16 @@ def median(values: list[float]) -> float | None:
     return statistics.median(values) if values else None
 
 
-def p90(values: list[float]) -> float | None:
+def percentile(values: list[float], share: float) -> float | None:
+    """The nearest-rank percentile: the ceil(share n)-th smallest value."""
     if not values:
         return None
     ordered = sorted(values)
-    return ordered[math.ceil(0.9 * len(ordered)) - 1]
+    return ordered[max(1, math.ceil(share * len(ordered))) - 1]
+
+
+def p90(values: list[float]) -> float | None:
+    return percentile(values, 0.9)
 
 
 def shown(value: float | None) -> str:
@@ -250,7 +256,8 @@ def summarize(network: Network, results: list[Result]) -> tuple[list[str], list[
             failures.append(f"API median {shown(median(api))} outside "
                             f"[{API_MEDIAN[0]}, {API_MEDIAN[1]}]")
     cells = [network.name, str(len(results)), str(len(downloads)), shown(middle), spread,
-             shown(p90(downloads)), shown(p90(from_log)), str(queued), str(late), str(len(api)),
+             shown(p90(downloads)), shown(p90(from_log)), shown(percentile(downloads, 0.1)),
+             str(queued), str(late), str(len(api)),
              shown(median(api)), str(incomplete),
              "ok" if not failures else "FAIL"]
     return cells, failures
@@ -258,7 +265,7 @@ def summarize(network: Network, results: list[Result]) -> tuple[list[str], list[
 
 def table(rows: list[list[str]]) -> str:
     header = ["network", "runs", "downloads", "median", "run-medians", "p90", "p90-from-log",
-              "queued", "late>50ms",
+              "p10", "queued", "late>50ms",
               "api", "api-median", "incomplete", "bands"]
     widths = [max(len(row[i]) for row in [header] + rows) for i in range(len(header))]
     lines = []
@@ -380,7 +387,8 @@ def main(argv: list[str]) -> int:
     print("ratio = ns-3 duration / model duration, each from when the request was sent; median: "
           "middle value (mean of the two middle for even n); p90: nearest rank, the "
           "ceil(0.9 n)-th smallest; p90-from-log: ns-3 timed from the log's time_ms instead "
-          "(shown, not checked); queued: downloads ns-3 sent late behind a slower response on "
+          "(shown, not checked); p10: the ceil(0.1 n)-th smallest, where the model is slower "
+          "than ns-3 (shown, not checked); queued: downloads ns-3 sent late behind a slower response on "
           "their connection; lossy networks: median and run-medians over runs (log x seed).")
     checked = None if args.check in (None, "all") else set(args.check.split(","))
     gating = [failure for failure in failures
