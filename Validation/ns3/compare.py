@@ -27,6 +27,11 @@ nearest-rank 90th percentile: the ceil(0.9 n)-th smallest ratio; p10 the ceil(0.
 A lossy network's median is the median over its runs (log x seed) of each run's downloads'
 median ratio; its p90 pools every run's ratios (shown, not checked).
 
+--moved K also replays each lossless log K more times with every request moved later by a
+pseudo-random 0-0.1 ms (the order in which requests made at one instant reach the network),
+and shows (not checked) two p90s: ns-3 moved / ns-3 as logged (`self-p90`, the reference's
+own lottery), and the median of the K+1 ns-3 durations / the model's (`ens-p90`).
+
 --check exits 1 when a network is outside its bands, 0 when all are inside:
   lossless: downloads' median in [0.9, 1.1] and p90 in [0.8, 1.25]; API median in [0.85, 1.2]
             (a band with no rows is not checked; a network with no downloads fails);
@@ -42,6 +47,7 @@ import csv
 import json
 import math
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -57,6 +63,8 @@ LOG_COLUMNS = ["time_ms", "method", "path", "status", "bytes", "object_bytes",
 LATE_MS = 50.0
 # A request ns-3 sent more than this after its time_ms waited behind a slower response.
 QUEUED_MS = 1.0
+# --moved: each request of a moved replay goes out up to this much later than logged.
+MOVED_MS = 0.1
 
 # The bands --check applies: (low, high), inclusive.
 DOWNLOAD_MEDIAN = (0.9, 1.1)
@@ -81,6 +89,8 @@ class Run:
     log: Path
     network: Network
     seed: int
+    # 0: the log as written; k > 0: the k-th replay with its requests moved (--moved).
+    moved: int = 0
 
 
 @dataclass
@@ -89,6 +99,9 @@ class Result:
     # The downloads' ratios with ns-3's durations timed from the log's time_ms (shown only).
     downloads_from_log: list[float] = field(default_factory=list)
     api: list[float] = field(default_factory=list)
+    # --moved: ns-3 moved / ns-3 as logged, and the median of every replay's duration / model.
+    self_ratios: list[float] = field(default_factory=list)
+    ensemble: list[float] = field(default_factory=list)
     queued: int = 0
     late: int = 0
     incomplete: int = 0
@@ -135,13 +148,29 @@ def check_log(path: Path) -> None:
                        "(or its first 9 columns)")
 
 
+def moved_log(log: Path, replica: int, into: Path) -> Path:
+    """A copy of `log` whose every request goes out up to MOVED_MS later, the same for a given
+    replica; rows and every other column as they were."""
+    draw = random.Random(replica)
+    with log.open(encoding="utf-8", newline="") as file:
+        rows = list(csv.reader(file))
+    for row in rows[1:]:
+        row[0] = f"{float(row[0]) + draw.uniform(0, MOVED_MS):.3f}"
+    path = into / f"moved-{replica}.csv"
+    with path.open("w", encoding="utf-8", newline="") as file:
+        csv.writer(file, lineterminator="\n").writerows(rows)
+    return path
+
+
 def replay(binary: Path, run: Run, horizon: float, keep: Path | None) -> tuple[str, list[str]]:
     """Runs replay for one run: its CSV output and its stderr lines."""
     with tempfile.TemporaryDirectory(prefix="ns3-replay-") as scratch:
         out = Path(scratch) / "out.csv"
+        suffix = f"-moved{run.moved}" if run.moved else ""
         if keep is not None:
-            out = keep / f"{run.network.name}-{run.log.stem}-seed{run.seed}.csv"
-        command = [str(binary), "--log", str(run.log), "--network", str(run.network.path),
+            out = keep / f"{run.network.name}-{run.log.stem}-seed{run.seed}{suffix}.csv"
+        log = moved_log(run.log, run.moved, Path(scratch)) if run.moved else run.log
+        command = [str(binary), "--log", str(log), "--network", str(run.network.path),
                    "--seed", str(run.seed), "--horizon-s", f"{horizon:g}", "--out", str(out)]
         try:
             process = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -192,6 +221,32 @@ def ratios(output: str, source: str) -> Result:
         else:
             result.api.append(ratio)
     return result
+
+
+def sent_durations(output: str) -> dict[int, tuple[float, float]]:
+    """Each download's ns-3 duration from its send (inf when it did not complete) and the
+    model's, by row."""
+    durations = {}
+    for row in csv.DictReader(output.splitlines()):
+        if row["kind"] != "image" or row["status"] != "200":
+            continue
+        held = float(row["sent_ms"]) - float(row["time_ms"]) if row["sent_ms"] else 0.0
+        ns3 = float(row["ns3_ms"]) - held if row["completed"] == "1" else math.inf
+        durations[int(row["row"])] = (ns3, float(row["model_ms"]))
+    return durations
+
+
+def add_moved(result: Result, logged: str, moved: list[str]) -> None:
+    """The --moved figures of one log: each moved replay's download against the log's own, and
+    the median of all of them against the model."""
+    base = sent_durations(logged)
+    others = [sent_durations(output) for output in moved]
+    for row, (ns3, model) in base.items():
+        if math.isinf(ns3) or model <= 0:
+            continue
+        times = [ns3] + [other.get(row, (math.inf, model))[0] for other in others]
+        result.self_ratios.extend(time / ns3 for time in times[1:])
+        result.ensemble.append(statistics.median(times) / model)
 
 
 def median(values: list[float]) -> float | None:
@@ -257,6 +312,8 @@ def summarize(network: Network, results: list[Result]) -> tuple[list[str], list[
                             f"[{API_MEDIAN[0]}, {API_MEDIAN[1]}]")
     cells = [network.name, str(len(results)), str(len(downloads)), shown(middle), spread,
              shown(p90(downloads)), shown(p90(from_log)), shown(percentile(downloads, 0.1)),
+             shown(p90([r for result in results for r in result.self_ratios])),
+             shown(p90([r for result in results for r in result.ensemble])),
              str(queued), str(late), str(len(api)),
              shown(median(api)), str(incomplete),
              "ok" if not failures else "FAIL"]
@@ -265,7 +322,7 @@ def summarize(network: Network, results: list[Result]) -> tuple[list[str], list[
 
 def table(rows: list[list[str]]) -> str:
     header = ["network", "runs", "downloads", "median", "run-medians", "p90", "p90-from-log",
-              "p10", "queued", "late>50ms",
+              "p10", "self-p90", "ens-p90", "queued", "late>50ms",
               "api", "api-median", "incomplete", "bands"]
     widths = [max(len(row[i]) for row in [header] + rows) for i in range(len(header))]
     lines = []
@@ -304,6 +361,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="seconds past the session's end a request may still finish")
     parser.add_argument("--keep", type=Path,
                         help="a folder to keep each replay's per-request CSV in")
+    parser.add_argument("--moved", type=int, default=0, metavar="K",
+                        help="also replay each lossless log K times with its requests moved by "
+                             "up to 0.1 ms, and show ns-3's own p90 and the ensemble's (default 0)")
     parser.add_argument("--check", nargs="?", const="all", default=None, metavar="NETWORKS",
                         help="exit 1 when a network is outside its bands: every network, or "
                              "those named (comma-separated); the others are reported only")
@@ -325,6 +385,8 @@ def plan(args: argparse.Namespace) -> list[Run]:
         raise BadInput("--jobs: expected a number from 1")
     if not 0 <= args.horizon_s <= 1e6:
         raise BadInput("--horizon-s: expected seconds from 0")
+    if not 0 <= args.moved <= 50:
+        raise BadInput("--moved: expected a number from 0 to 50")
     if args.keep is not None and not args.keep.is_dir():
         raise BadInput(f"--keep: {args.keep} is not a folder")
     parsed: dict[Path, Network] = {}
@@ -341,6 +403,8 @@ def plan(args: argparse.Namespace) -> list[Run]:
             runs.extend(Run(log, network, seed) for seed in range(1, args.seeds + 1))
         else:
             runs.append(Run(log, network, 1))
+        if not network.lossy:
+            runs.extend(Run(log, network, runs[-1].seed, k) for k in range(1, args.moved + 1))
     names: dict[str, Path] = {}
     for network in parsed.values():
         other = names.setdefault(network.name, network.path)
@@ -363,8 +427,16 @@ def main(argv: list[str]) -> int:
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
             outputs = list(pool.map(lambda run: replay(args.replay, run, args.horizon_s,
                                                        args.keep), runs))
-        results = [ratios(output, f"{run.log} on {run.network.name}")
-                   for run, (output, _) in zip(runs, outputs)]
+        results, logged = [], []
+        for run, (output, _) in zip(runs, outputs):
+            if run.moved == 0:
+                results.append(ratios(output, f"{run.log} on {run.network.name}"))
+                logged.append((run, output, []))
+            else:
+                logged[-1][2].append(output)
+        for result, (_, output, moved) in zip(results, logged):
+            if moved:
+                add_moved(result, output, moved)
     except BadInput as error:
         print(f"compare.py: {error}", file=sys.stderr)
         return 2
@@ -375,7 +447,7 @@ def main(argv: list[str]) -> int:
         print(line, file=sys.stderr)
 
     groups: dict[str, tuple[Network, list[Result]]] = {}
-    for run, result in zip(runs, results):
+    for (run, _, _), result in zip(logged, results):
         groups.setdefault(run.network.name, (run.network, []))[1].append(result)
     rows, failures = [], []
     for name in sorted(groups):
@@ -388,7 +460,9 @@ def main(argv: list[str]) -> int:
           "middle value (mean of the two middle for even n); p90: nearest rank, the "
           "ceil(0.9 n)-th smallest; p90-from-log: ns-3 timed from the log's time_ms instead "
           "(shown, not checked); p10: the ceil(0.1 n)-th smallest, where the model is slower "
-          "than ns-3 (shown, not checked); queued: downloads ns-3 sent late behind a slower response on "
+          "than ns-3 (shown, not checked); self-p90 and ens-p90 (--moved): ns-3 with requests "
+          "moved by up to 0.1 ms over ns-3 as logged, and the median of all those replays over "
+          "the model (shown, not checked); queued: downloads ns-3 sent late behind a slower response on "
           "their connection; lossy networks: median and run-medians over runs (log x seed).")
     checked = None if args.check in (None, "all") else set(args.check.split(","))
     gating = [failure for failure in failures
