@@ -187,6 +187,12 @@ def replay(binary: Path, run: Run, horizon: float, keep: Path | None) -> tuple[s
         return out.read_text(encoding="utf-8"), lines
 
 
+def held_ms(row: dict[str, str]) -> float:
+    """How long ns-3 held a request back behind a slower response on its connection: its
+    ns3_ms runs from time_ms, its sent_ms is when ns-3 could send it (empty: never sent)."""
+    return float(row["sent_ms"]) - float(row["time_ms"]) if row["sent_ms"] else 0.0
+
+
 def ratios(output: str, source: str) -> Result:
     result = Result()
     for row in csv.DictReader(output.splitlines()):
@@ -201,9 +207,7 @@ def ratios(output: str, source: str) -> Result:
         model = float(row["model_ms"])
         if model <= 0:
             raise BadInput(f"{source}: row {row['row']} has duration_ms 0: no ratio")
-        # ns3_ms runs from time_ms; sent_ms is when ns-3 could send it (its connection free),
-        # empty for a request ns-3 never sent.
-        held = float(row["sent_ms"]) - float(row["time_ms"]) if row["sent_ms"] else 0.0
+        held = held_ms(row)
         if row["completed"] == "1":
             ns3 = float(row["ns3_ms"])
             ratio = (ns3 - held) / model
@@ -230,19 +234,18 @@ def sent_durations(output: str) -> dict[int, tuple[float, float]]:
     for row in csv.DictReader(output.splitlines()):
         if row["kind"] != "image" or row["status"] != "200":
             continue
-        held = float(row["sent_ms"]) - float(row["time_ms"]) if row["sent_ms"] else 0.0
-        ns3 = float(row["ns3_ms"]) - held if row["completed"] == "1" else math.inf
+        ns3 = float(row["ns3_ms"]) - held_ms(row) if row["completed"] == "1" else math.inf
         durations[int(row["row"])] = (ns3, float(row["model_ms"]))
     return durations
 
 
 def add_moved(result: Result, logged: str, moved: list[str]) -> None:
     """The --moved figures of one log: each moved replay's download against the log's own, and
-    the median of all of them against the model."""
+    the median of all of them against the model (`ratios` has refused a model time of 0)."""
     base = sent_durations(logged)
     others = [sent_durations(output) for output in moved]
     for row, (ns3, model) in base.items():
-        if math.isinf(ns3) or model <= 0:
+        if math.isinf(ns3):
             continue
         times = [ns3] + [other.get(row, (math.inf, model))[0] for other in others]
         result.self_ratios.extend(time / ns3 for time in times[1:])
@@ -258,7 +261,7 @@ def percentile(values: list[float], share: float) -> float | None:
     if not values:
         return None
     ordered = sorted(values)
-    return ordered[max(1, math.ceil(share * len(ordered))) - 1]
+    return ordered[math.ceil(share * len(ordered)) - 1]
 
 
 def p90(values: list[float]) -> float | None:

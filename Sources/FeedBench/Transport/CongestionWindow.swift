@@ -87,10 +87,8 @@ struct CongestionWindow: Sendable {
         if inSlowStart {
             // HyStart decides within the round's first samples: the window grows by those.
             let held = clockedReleaseFills(waiting) ? bytes : waiting / 2
-            let growth = min(bytes, held, leavesSlowStart ? HyStart.growthBeforeExit(segment: segment) : .infinity)
-            window = min(window + growth, max(threshold, window))
-            if leavesSlowStart { threshold = window }
-            if window >= threshold { startEpoch(at: now) }
+            growSlowStart(by: min(bytes, held, leavesSlowStart ? HyStart.growthBeforeExit(segment: segment) : .infinity),
+                          endingIt: leavesSlowStart, at: now)
             return
         }
         guard bytes > 0 else { return }
@@ -114,7 +112,14 @@ struct CongestionWindow: Sendable {
     /// release filled the window (ns-3's flag holds after the last send), else not at all. O(1).
     mutating func lastRoundAcknowledged(bytes: Double, at now: Int64) {
         guard inSlowStart && filledAtLastRelease else { return }
-        window = min(window + bytes, max(threshold, window))
+        growSlowStart(by: bytes, endingIt: false, at: now)
+    }
+
+    /// Slow start adds `growth`, up to the threshold; `endingIt` (HyStart) sets the threshold
+    /// at the new window. Reaching the threshold starts CUBIC's epoch. O(1).
+    private mutating func growSlowStart(by growth: Double, endingIt: Bool, at now: Int64) {
+        window = min(window + growth, max(threshold, window))
+        if endingIt { threshold = window }
         if window >= threshold { startEpoch(at: now) }
     }
 

@@ -1,0 +1,130 @@
+"""compare.py's own pieces, without ns-3: moved logs, the --moved figures, percentiles, the plan.
+
+    python3 -m unittest discover -s Validation/ns3 -p 'test_*.py'   (.ci/ns3-check runs it)
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import tempfile
+import unittest
+from pathlib import Path
+
+import compare
+
+HEADER = ",".join(compare.LOG_COLUMNS)
+LOG_ROWS = [
+    "0.000,GET,/v1/images/search?limit=10&page=1,200,931,,276.540,958.130,1,1,http/1.1",
+    "1933.333,GET,/images/1.jpg,200,70086,70086,0.000,268.901,2,1,http/1.1",
+    "1933.333,GET,/images/2.jpg,200,116086,116086,0.000,256.698,3,1,http/1.1",
+]
+OUT_HEADER = "row,time_ms,kind,status,connection,new_connection,bytes,model_ms,ns3_ms,completed,sent_ms"
+
+
+def replay_output(*rows: str) -> str:
+    return "\n".join([OUT_HEADER, *rows]) + "\n"
+
+
+class MovedLogTests(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.addCleanup(self.folder.cleanup)
+        self.log = Path(self.folder.name) / "session.csv"
+        self.log.write_text("\n".join([HEADER, *LOG_ROWS]) + "\n", encoding="utf-8")
+
+    def read(self, path: Path) -> list[list[str]]:
+        with path.open(encoding="utf-8", newline="") as file:
+            return list(csv.reader(file))
+
+    def test_a_moved_log_moves_only_the_times_by_at_most_a_tenth_of_a_millisecond(self):
+        original = self.read(self.log)
+        moved = self.read(compare.moved_log(self.log, 1, Path(self.folder.name)))
+        self.assertEqual(moved[0], original[0])
+        self.assertEqual(len(moved), len(original))
+        for before, after in zip(original[1:], moved[1:]):
+            self.assertEqual(after[1:], before[1:])
+            shift = float(after[0]) - float(before[0])
+            self.assertGreaterEqual(shift, -1e-9)
+            self.assertLessEqual(shift, compare.MOVED_MS + 1e-9)
+            self.assertRegex(after[0], r"^\d+\.\d{3}$")  # replay reads milliseconds to 3 places
+
+    def test_a_replica_moves_the_same_way_every_time_and_another_differently(self):
+        folder = Path(self.folder.name)
+        first = compare.moved_log(self.log, 1, folder).read_text(encoding="utf-8")
+        again = compare.moved_log(self.log, 1, folder).read_text(encoding="utf-8")
+        other = compare.moved_log(self.log, 2, folder).read_text(encoding="utf-8")
+        self.assertEqual(first, again)
+        self.assertNotEqual(first, other)
+
+
+class MovedFiguresTests(unittest.TestCase):
+    def test_each_moved_download_is_divided_by_its_own_and_the_median_by_the_model(self):
+        logged = replay_output(
+            "1,0.000,api,200,1,1,931,958.130,960.000,1,0.000",
+            "2,1933.333,image,200,2,1,70086,200.000,100.000,1,1933.333",
+            "3,1933.333,image,200,3,1,116086,100.000,,0,1933.333",  # never finished: no figure
+        )
+        moved = [
+            replay_output("2,1933.400,image,200,2,1,70086,200.000,300.000,1,1933.400"),
+            replay_output("2,1933.350,image,200,2,1,70086,200.000,150.000,1,1963.350"),
+        ]
+        result = compare.Result()
+        compare.add_moved(result, logged, moved)
+        # The second moved replay held the request 30 ms behind its connection: timed from the send.
+        self.assertEqual(len(result.self_ratios), 2)
+        self.assertAlmostEqual(result.self_ratios[0], 3.0)
+        self.assertAlmostEqual(result.self_ratios[1], 1.2)
+        self.assertEqual(len(result.ensemble), 1)
+        self.assertAlmostEqual(result.ensemble[0], 120.0 / 200.0)
+
+    def test_a_download_a_moved_replay_never_finished_counts_as_infinitely_slow(self):
+        logged = replay_output("2,1933.333,image,200,2,1,70086,200.000,100.000,1,1933.333")
+        moved = [replay_output("2,1933.400,image,200,2,1,70086,200.000,,0,1933.400")]
+        result = compare.Result()
+        compare.add_moved(result, logged, moved)
+        self.assertTrue(math.isinf(result.self_ratios[0]))
+        self.assertTrue(math.isinf(result.ensemble[0]))
+
+
+class PercentileTests(unittest.TestCase):
+    def test_the_nearest_rank_percentiles(self):
+        values = [float(v) for v in range(10, 0, -1)]
+        self.assertEqual(compare.percentile(values, 0.1), 1.0)
+        self.assertEqual(compare.percentile(values, 0.9), 9.0)
+        self.assertEqual(compare.p90([5.0]), 5.0)
+        self.assertIsNone(compare.percentile([], 0.1))
+
+
+class PlanTests(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.addCleanup(self.folder.cleanup)
+        folder = Path(self.folder.name)
+        self.log = folder / "session.csv"
+        self.log.write_text("\n".join([HEADER, *LOG_ROWS]) + "\n", encoding="utf-8")
+        self.lossless = folder / "lte.json"
+        self.lossless.write_text(json.dumps({"name": "lte", "bitsPerSecond": 50_000_000,
+                                             "oneWayDelayMs": 50}), encoding="utf-8")
+        self.lossy = folder / "very-bad.json"
+        self.lossy.write_text(json.dumps({"name": "very-bad", "bitsPerSecond": 1_000_000,
+                                          "oneWayDelayMs": 500, "loss": 0.1}), encoding="utf-8")
+
+    def plan(self, *arguments: str) -> list[compare.Run]:
+        return compare.plan(compare.parse_arguments(list(arguments)))
+
+    def test_moved_replays_follow_each_lossless_log_and_skip_lossy_ones(self):
+        runs = self.plan("--log", str(self.log), "--network", str(self.lossless), "--moved", "2")
+        self.assertEqual([(run.seed, run.moved) for run in runs], [(1, 0), (1, 1), (1, 2)])
+        lossy = self.plan("--log", str(self.log), "--network", str(self.lossy), "--seeds", "3",
+                          "--moved", "2")
+        self.assertEqual([(run.seed, run.moved) for run in lossy], [(1, 0), (2, 0), (3, 0)])
+
+    def test_a_moved_count_out_of_range_is_refused_in_one_line(self):
+        with self.assertRaisesRegex(compare.BadInput, r"^--moved: expected a number from 0 to 50$"):
+            self.plan("--log", str(self.log), "--network", str(self.lossless), "--moved", "51")
+
+
+if __name__ == "__main__":
+    unittest.main()
