@@ -51,16 +51,16 @@ import Testing
         let new = try write(text, editing: [(3, "hit_rate", "0.700000")], to: folder)
         let result = try BenchProcess.run(["compare", path, new])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("\nworse: policy=lru prefetch_window=20\n  hit_rate  0.733333 → 0.700000  -0.033333  -4.5 %  worse  (±0.005000)\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("\nworse: policy=lru prefetch_window=20\n  hit_rate  0.800000 → 0.700000  -0.100000  -12.5 %  worse  (±0.005000)\n"), "\(result.stdout)")
         #expect(result.stdout.hasSuffix("\nregression: 1 row worse beyond tolerance\n"))
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 })
         // A looser tolerance lets it through.
-        #expect(try BenchProcess.run(["compare", path, new, "--tolerance", "hit_rate=0.06"]).status == 0)
+        #expect(try BenchProcess.run(["compare", path, new, "--tolerance", "hit_rate=0.11"]).status == 0)
     }
 
     @Test func onlyImprovementsExitZero() throws {
         let (path, text, folder) = try generate()
-        let new = try write(text, editing: [(3, "hit_rate", "0.800000"), (3, "stalls", "2"), (5, "bytes_downloaded", "1000")], to: folder)
+        let new = try write(text, editing: [(3, "hit_rate", "0.850000"), (3, "stalls", "2"), (5, "bytes_downloaded", "1000")], to: folder)
         let result = try BenchProcess.run(["compare", path, new])
         #expect(result.status == 0)
         #expect(result.stdout.contains("8 rows compared: 0 worse, 2 better, 0 within tolerance, 6 unchanged\nno regression beyond tolerance\n"))
@@ -68,7 +68,7 @@ import Testing
 
     @Test func changesWithinToleranceExitZero() throws {
         let (path, text, folder) = try generate()
-        let new = try write(text, editing: [(3, "hit_rate", "0.737000")], to: folder)
+        let new = try write(text, editing: [(3, "hit_rate", "0.803000")], to: folder)
         let result = try BenchProcess.run(["compare", path, new])
         #expect(result.status == 0)
         #expect(result.stdout.contains("\nwithin tolerance: policy=lru prefetch_window=20\n"))
@@ -140,7 +140,7 @@ import Testing
 
     @Test func markdownIsReadyForAPullRequestComment() throws {
         let (path, text, folder) = try generate()
-        let new = try write(text, editing: [(3, "hit_rate", "0.700000"), (5, "stalls", "3")], to: folder)
+        let new = try write(text, editing: [(3, "hit_rate", "0.700000"), (5, "stalls", "2")], to: folder)
         let result = try BenchProcess.run(["compare", path, new, "--format", "markdown"])
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -150,8 +150,8 @@ import Testing
         #expect(Array(table) == [
             "| | row | metric | base | new | delta | change | tolerance |",
             "|:--|:--|:--|--:|--:|--:|--:|:--|",
-            "| **worse** | policy=lru prefetch_window=20 | hit_rate | 0.733333 | 0.700000 | -0.033333 | -4.5 % | ±0.005000 |",
-            "| better | policy=lfu prefetch_window=20 | stalls | 4 | 3 | -1 | -25.0 % | ±5 % |",
+            "| **worse** | policy=lru prefetch_window=20 | hit_rate | 0.800000 | 0.700000 | -0.100000 | -12.5 % | ±0.005000 |",
+            "| better | policy=lfu prefetch_window=20 | stalls | 3 | 2 | -1 | -33.3 % | ±5 % |",
         ])
         #expect(lines.contains("**Summary:** 8 rows compared: 1 worse, 1 better, 0 within tolerance, 6 unchanged"))
     }
@@ -164,7 +164,7 @@ import Testing
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines[0] == "profile,network,policy,memory_limit_bytes,disk_limit_bytes,prefetch_window,trace,seed,launches,scenario,group,metric,base,new,delta,change_percent,tolerance,verdict")
         #expect(lines.count == 1 + 8 * 2)
-        #expect(lines.contains("low-end,lte,lru,471859200,157286400,20,browser,1,1,cacheFirst,,hit_rate,0.733333,0.700000,-0.033333,-4.5,0.005000,worse"))
+        #expect(lines.contains("low-end,lte,lru,471859200,157286400,20,browser,1,1,cacheFirst,,hit_rate,0.800000,0.700000,-0.100000,-12.5,0.005000,worse"))
     }
 
     /// A comparison that pairs no row compares nothing, and a CI gate on it must not pass (it
