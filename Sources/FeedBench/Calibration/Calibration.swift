@@ -303,7 +303,7 @@ public struct Calibration {
     /// bandwidth give `requests` — one host's, from a serve log with server times — the
     /// durations the log has when replayed through the network model (see the type's
     /// documentation); `nil` when the log has no server times or nothing to time. The uplink is
-    /// taken to be the downlink's equal, the delay split evenly. O((rounds × steps + 25) ×
+    /// taken to be the downlink's equal, the delay split evenly. O((rounds × steps + 4 × (25 + steps)) ×
     /// replay), a replay being O(events × exchanges) as in a simulated run.
     static func replayFit(_ requests: [CapturedRequest], base: NetworkProfile) -> NetworkProfile? {
         let crossing = requests.indices.filter { Self.crossesNetwork(requests[$0]) }
@@ -338,6 +338,18 @@ public struct Calibration {
         var bitsPerSecond = 10_000_000.0
         let logged = transfers.reduce(0.0) { $0 + requests[$1].duration }
         let longest = timing.map { requests[$0].duration }.max()!
+        // The round trip at which the sample's logged times exceed the replay's as often as they
+        // fall short (more round trip, more time): bisection, to a microsecond.
+        func fitRoundTrip() {
+            var (shortest, longer) = (0.0, max(longest, 0.001))
+            while longer - shortest > 0.001 {
+                let middle = (shortest + longer) / 2
+                let times = durations(roundTrip: middle, bitsPerSecond: bitsPerSecond)
+                let residuals = timing.map { requests[$0].duration - (times[$0] ?? .infinity) }
+                if EmpiricalQuantiles(residuals).quantile(0.5) > 0 { shortest = middle } else { longer = middle }
+            }
+            roundTrip = (shortest + longer) / 2
+        }
         for _ in 0..<3 {
             // The bandwidth whose replay gives the transfers their logged time in total (more
             // bandwidth, less time): bisection on its logarithm, to 0.1 %.
@@ -349,25 +361,22 @@ public struct Calibration {
                 if total > logged { low = middle } else { high = middle }
             }
             bitsPerSecond = exp((low + high) / 2)
-            // The round trip at which the sample's logged times exceed the replay's as often as
-            // they fall short (more round trip, more time): bisection, to a microsecond.
-            var (shortest, longer) = (0.0, max(longest, 0.001))
-            while longer - shortest > 0.001 {
-                let middle = (shortest + longer) / 2
-                let times = durations(roundTrip: middle, bitsPerSecond: bitsPerSecond)
-                let residuals = timing.map { requests[$0].duration - (times[$0] ?? .infinity) }
-                if EmpiricalQuantiles(residuals).quantile(0.5) > 0 { shortest = middle } else { longer = middle }
-            }
-            roundTrip = (shortest + longer) / 2
+            fitRoundTrip()
         }
         // Where losses come and go the total is not monotone in the bandwidth, and the bisection
         // may stop at another bandwidth of the same total: of the bandwidths within 3 % of it,
-        // the one whose replay times each transfer best is kept.
-        let nearby = (-12...12).map { step in
-            let candidate = bitsPerSecond * (1 + Double(step) * 0.0025)
-            return (candidate, Self.squaredLogError(durations(roundTrip: roundTrip, bitsPerSecond: candidate), transfers, requests))
+        // the one whose replay times each transfer best is kept, and the search moves on around
+        // it while that one is not the middle (a few times at most), the round trip refitted.
+        for _ in 0..<4 {
+            let nearby = (-12...12).map { step in
+                let candidate = bitsPerSecond * (1 + Double(step) * 0.0025)
+                return (step, candidate, Self.squaredLogError(durations(roundTrip: roundTrip, bitsPerSecond: candidate), transfers, requests))
+            }
+            let best = nearby.min { $0.2 < $1.2 }!
+            bitsPerSecond = best.1
+            fitRoundTrip()
+            if best.0 == 0 { break }
         }
-        bitsPerSecond = nearby.min { $0.1 < $1.1 }!.0
         return network(roundTrip: roundTrip, bitsPerSecond: bitsPerSecond)
     }
 

@@ -121,7 +121,7 @@ import Testing
     /// a known model stalls and requests as a session on that model does — over 9 seeds, stalls
     /// within 15 % and requests within 5 % (the fit resamples sizes, so runs differ image by
     /// image, not in aggregate; a skimmer's count of API calls is noisy enough that 3 seeds
-    /// differed by 5–10 %).
+    /// differed by 5–10 %), on a link whose buffer never overflows.
     @Test func aRunOnTheFittedWorkloadStallsAndRequestsAsTheModelDoes() throws {
         var har = SyntheticHAR()
         har.network = NetworkProfile(name: "truth", bitsPerSecond: 1_500_000, oneWayDelay: 40_000_000...40_000_000)
@@ -141,8 +141,16 @@ import Testing
             }
             return sum
         }
-        let model = try totals(network: har.network, api: har.api)
-        let fitted = try totals(network: workload.network, api: workload.api)
+        // Calibration does not fit the bottleneck's buffer, and where it overflows which response
+        // loses is a lottery that resampled sizes redraw: 9 seeds of two workloads alike in
+        // distribution then differ by 5-11 % in requests, either way, whatever the bandwidth.
+        // Both sessions get a buffer that never overflows.
+        var truth = har.network
+        var fit = workload.network
+        truth.bufferPackets = 100_000
+        fit.bufferPackets = 100_000
+        let model = try totals(network: truth, api: har.api)
+        let fitted = try totals(network: fit, api: workload.api)
         #expect(model.stalls > 20, "a session that stalls enough to compare: \(model), fitted \(fitted)")
         #expect(Self.within(Double(fitted.stalls), Double(model.stalls), 0.15), "model \(model), fitted \(fitted)")
         #expect(Self.within(Double(fitted.images), Double(model.images), 0.05) && Self.within(Double(fitted.calls), Double(model.calls), 0.05),
