@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare FeedBench's request durations with ns-3's: the outside check of the network model.
 
-    compare.py --log LOG.csv --network NET.json [--log ... --network ...] [--check]
+    compare.py --log LOG.csv --network NET.json [--log ... --network ...] [--check] [--check-dist]
 
 Each (log, network) pair is replayed by `replay` (replay.cc, built by .ci/ns3-check) over an
 ns-3 network built from NET.json; every request's ns-3 duration is divided by the duration
@@ -32,10 +32,19 @@ pseudo-random 0-0.1 ms (the order in which requests made at one instant reach th
 and shows (not checked) two p90s: ns-3 moved / ns-3 as logged (`self-p90`, the reference's
 own lottery), and the median of the K+1 ns-3 durations / the model's (`ens-p90`).
 
+The downloads are also compared as two distributions: ns-3's median duration over the model's
+(`dist-median`) and ns-3's p90 duration over the model's (`dist-p90`), durations from the send.
+Which download a congested link favours is a lottery that ns-3 does not repeat with its requests
+moved by 0.1 ms (`self-p90`); how long downloads take, as a whole, it does (`self-dist`: each
+moved replay's median and p90 duration over ns-3's as logged, the one farthest from 1).
+
 --check exits 1 when a network is outside its bands, 0 when all are inside:
   lossless: downloads' median in [0.9, 1.1] and p90 in [0.8, 1.25]; API median in [0.85, 1.2]
             (a band with no rows is not checked; a network with no downloads fails);
   lossy:    the median of the runs' downloads' medians in [0.7, 1.3].
+--check-dist exits 1 when dist-median is outside [0.9, 1.1] or dist-p90 outside [0.8, 1.25]
+(a network with no downloads fails). Each takes the networks to check (comma-separated), or
+none for all; the others are reported only.
 Bad input (or a replay that fails) gets one line on stderr and exit status 2.
 """
 
@@ -99,9 +108,14 @@ class Result:
     # The downloads' ratios with ns-3's durations timed from the log's time_ms (shown only).
     downloads_from_log: list[float] = field(default_factory=list)
     api: list[float] = field(default_factory=list)
+    # The downloads' durations from their send, ns-3's (inf: not complete) and the model's.
+    ns3_durations: list[float] = field(default_factory=list)
+    model_durations: list[float] = field(default_factory=list)
     # --moved: ns-3 moved / ns-3 as logged, and the median of every replay's duration / model.
     self_ratios: list[float] = field(default_factory=list)
     ensemble: list[float] = field(default_factory=list)
+    # --moved: each moved replay's download durations (the k-th replay's at index k - 1).
+    moved_durations: list[list[float]] = field(default_factory=list)
     queued: int = 0
     late: int = 0
     incomplete: int = 0
@@ -217,6 +231,8 @@ def ratios(output: str, source: str) -> Result:
             result.incomplete += 1
         if kind == "image":
             result.downloads.append(ratio)
+            result.ns3_durations.append(ns3 - held)
+            result.model_durations.append(model)
             result.downloads_from_log.append(ns3 / model)
             if held > QUEUED_MS:
                 result.queued += 1
@@ -244,6 +260,7 @@ def add_moved(result: Result, logged: str, moved: list[str]) -> None:
     the median of all of them against the model (`ratios` has refused a model time of 0)."""
     base = sent_durations(logged)
     others = [sent_durations(output) for output in moved]
+    result.moved_durations = [[ns3 for ns3, _ in other.values()] for other in others]
     for row, (ns3, model) in base.items():
         if math.isinf(ns3):
             continue
@@ -280,9 +297,41 @@ def inside(value: float | None, band: tuple[float, float]) -> bool:
     return value is not None and band[0] <= value <= band[1]
 
 
-def summarize(network: Network, results: list[Result]) -> tuple[list[str], list[str]]:
-    """The network's table cells, and why it fails the bands (empty when inside)."""
+def quantile_ratios(numerator: list[float], denominator: list[float]) -> tuple[float | None, float | None]:
+    """Two distributions compared: the median of one over the other's, and the p90 of one over
+    the other's (an infinite value sorts last; None when either is empty)."""
+    if not numerator or not denominator:
+        return None, None
+    return (median(numerator) / median(denominator), p90(numerator) / p90(denominator))
+
+
+def farthest(values: list[float | None]) -> float | None:
+    """The value farthest from 1 (by its ratio either way)."""
+    known = [value for value in values if value is not None and value > 0]
+    return max(known, key=lambda value: abs(math.log(value)), default=None)
+
+
+def summarize(network: Network, results: list[Result]) -> tuple[list[str], list[str], list[str]]:
+    """The network's table cells, why it fails the per-request bands, and why it fails them
+    read as distributions (each empty when inside)."""
     downloads = [r for result in results for r in result.downloads]
+    ns3 = [d for result in results for d in result.ns3_durations]
+    model = [d for result in results for d in result.model_durations]
+    dist_median, dist_p90 = quantile_ratios(ns3, model)
+    replicas = max((len(result.moved_durations) for result in results), default=0)
+    moved = [quantile_ratios([d for result in results if k < len(result.moved_durations)
+                              for d in result.moved_durations[k]], ns3) for k in range(replicas)]
+    self_dist = (f"{shown(farthest([m for m, _ in moved]))}/{shown(farthest([p for _, p in moved]))}"
+                 if moved else "-")
+    dist_failures: list[str] = []
+    if not ns3:
+        dist_failures.append("no downloads to compare as distributions")
+    elif not inside(dist_median, DOWNLOAD_MEDIAN):
+        dist_failures.append(f"downloads' median duration, ns-3's over the model's, {shown(dist_median)} "
+                             f"outside [{DOWNLOAD_MEDIAN[0]}, {DOWNLOAD_MEDIAN[1]}]")
+    if ns3 and not inside(dist_p90, DOWNLOAD_P90):
+        dist_failures.append(f"downloads' p90 duration, ns-3's over the model's, {shown(dist_p90)} "
+                             f"outside [{DOWNLOAD_P90[0]}, {DOWNLOAD_P90[1]}]")
     from_log = [r for result in results for r in result.downloads_from_log]
     queued = sum(result.queued for result in results)
     api = [r for result in results for r in result.api]
@@ -315,18 +364,30 @@ def summarize(network: Network, results: list[Result]) -> tuple[list[str], list[
                             f"[{API_MEDIAN[0]}, {API_MEDIAN[1]}]")
     cells = [network.name, str(len(results)), str(len(downloads)), shown(middle), spread,
              shown(p90(downloads)), shown(p90(from_log)), shown(percentile(downloads, 0.1)),
+             shown(dist_median), shown(dist_p90),
              shown(p90([r for result in results for r in result.self_ratios])),
-             shown(p90([r for result in results for r in result.ensemble])),
+             shown(p90([r for result in results for r in result.ensemble])), self_dist,
              str(queued), str(late), str(len(api)),
              shown(median(api)), str(incomplete),
-             "ok" if not failures else "FAIL"]
-    return cells, failures
+             "ok" if not failures else "FAIL", "ok" if not dist_failures else "FAIL"]
+    return cells, failures, dist_failures
+
+
+def verdicts(failures: list[tuple[str | None, str, str]]) -> tuple[list[str], int]:
+    """Each failure (the --check or --check-dist value that judges it, the network, why) as a
+    line, and how many of them are checked: a check of "all", or of a list naming the network."""
+    lines, gating = [], 0
+    for check, name, reason in failures:
+        checked = check is not None and (check == "all" or name in check.split(","))
+        gating += checked
+        lines.append(f"outside the bands: {name}: {reason}" + ("" if checked else " (reported, not checked)"))
+    return lines, gating
 
 
 def table(rows: list[list[str]]) -> str:
     header = ["network", "runs", "downloads", "median", "run-medians", "p90", "p90-from-log",
-              "p10", "self-p90", "ens-p90", "queued", "late>50ms",
-              "api", "api-median", "incomplete", "bands"]
+              "p10", "dist-median", "dist-p90", "self-p90", "ens-p90", "self-dist", "queued",
+              "late>50ms", "api", "api-median", "incomplete", "bands", "dist-bands"]
     widths = [max(len(row[i]) for row in [header] + rows) for i in range(len(header))]
     lines = []
     for row in [header] + rows:
@@ -370,6 +431,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--check", nargs="?", const="all", default=None, metavar="NETWORKS",
                         help="exit 1 when a network is outside its bands: every network, or "
                              "those named (comma-separated); the others are reported only")
+    parser.add_argument("--check-dist", nargs="?", const="all", default=None, metavar="NETWORKS",
+                        help="exit 1 when a network's download durations, as distributions, are "
+                             "outside the download bands: every network, or those named")
     return parser.parse_args(argv)
 
 
@@ -455,25 +519,29 @@ def main(argv: list[str]) -> int:
     rows, failures = [], []
     for name in sorted(groups):
         network, group = groups[name]
-        cells, why = summarize(network, group)
+        cells, why, why_dist = summarize(network, group)
         rows.append(cells)
-        failures.extend(f"{name}: {reason}" for reason in why)
+        failures.extend((args.check, name, reason) for reason in why)
+        failures.extend((args.check_dist, name, reason) for reason in why_dist)
     print(table(rows))
     print("ratio = ns-3 duration / model duration, each from when the request was sent; median: "
           "middle value (mean of the two middle for even n); p90: nearest rank, the "
           "ceil(0.9 n)-th smallest; p90-from-log: ns-3 timed from the log's time_ms instead "
           "(shown, not checked); p10: the ceil(0.1 n)-th smallest, where the model is slower "
-          "than ns-3 (shown, not checked); self-p90 and ens-p90 (--moved): ns-3 with requests "
-          "moved by up to 0.1 ms over ns-3 as logged, and the median of all those replays over "
-          "the model (shown, not checked); queued: downloads ns-3 sent late behind a slower response on "
+          "than ns-3 (shown, not checked); dist-median and dist-p90: the downloads' durations "
+          "as two distributions, ns-3's median over the model's and ns-3's p90 over the "
+          "model's (dist-bands: the download bands applied to them); self-p90 and ens-p90 "
+          "(--moved): ns-3 with requests moved by up to 0.1 ms over ns-3 as logged, and the "
+          "median of all those replays over the model; self-dist (--moved): each moved "
+          "replay's median and p90 duration over ns-3's as logged, the one farthest from 1 "
+          "(shown, not checked); queued: downloads ns-3 sent late behind a slower response on "
           "their connection; lossy networks: median and run-medians over runs (log x seed).")
-    checked = None if args.check in (None, "all") else set(args.check.split(","))
-    gating = [failure for failure in failures
-              if args.check is not None and (checked is None or failure.split(":")[0] in checked)]
-    for failure in failures:
-        print(f"outside the bands: {failure}" + ("" if failure in gating else " (reported, not checked)"))
-    if checked is not None:
-        print(f"checked: {', '.join(sorted(checked))}; the other networks are reported only")
+    lines, gating = verdicts(failures)
+    for line in lines:
+        print(line)
+    for flag, check in (("--check", args.check), ("--check-dist", args.check_dist)):
+        if check not in (None, "all"):
+            print(f"{flag}: {', '.join(sorted(check.split(',')))}; the other networks are reported only")
     return 1 if gating else 0
 
 

@@ -1,4 +1,5 @@
-"""compare.py's own pieces, without ns-3: moved logs, the --moved figures, percentiles, the plan.
+"""compare.py's own pieces, without ns-3: moved logs, the --moved figures, percentiles, the
+distributions, the plan.
 
     python3 -m unittest discover -s Validation/ns3 -p 'test_*.py'   (.ci/ns3-check runs it)
 """
@@ -95,6 +96,65 @@ class PercentileTests(unittest.TestCase):
         self.assertEqual(compare.percentile(values, 0.9), 9.0)
         self.assertEqual(compare.p90([5.0]), 5.0)
         self.assertIsNone(compare.percentile([], 0.1))
+
+
+class DistributionTests(unittest.TestCase):
+    NETWORK = compare.Network(Path("lte.json"), "lte", lossy=False)
+
+    def result(self, *pairs: tuple[float, float]) -> compare.Result:
+        """A replay's downloads as (ns-3 ms, model ms), each sent when logged."""
+        return compare.ratios(replay_output(*(
+            f"{row},0.000,image,200,{row},1,1000,{model:.3f},{ns3:.3f},1,0.000"
+            for row, (ns3, model) in enumerate(pairs, start=1))), "a log")
+
+    def test_two_downloads_that_swap_their_times_fail_per_request_and_agree_as_distributions(self):
+        # ns-3 gives the first download the share the model gave the second: each ratio is
+        # far from 1, the two sets of durations are the same.
+        result = self.result((300.0, 100.0), (100.0, 300.0))
+        self.assertEqual(result.ns3_durations, [300.0, 100.0])
+        self.assertEqual(result.model_durations, [100.0, 300.0])
+        cells, failures, distribution_failures = compare.summarize(self.NETWORK, [result])
+        self.assertTrue(any("p90 3.000" in failure for failure in failures))
+        self.assertEqual(distribution_failures, [])
+        self.assertEqual(compare.quantile_ratios(result.ns3_durations, result.model_durations), (1.0, 1.0))
+
+    def test_a_slower_tail_fails_the_distribution_p90_and_names_it(self):
+        # One slower download in ten is the p90's neighbour, not the p90.
+        result = self.result(*[(100.0, 100.0)] * 9, (400.0, 200.0))
+        _, _, distribution_failures = compare.summarize(self.NETWORK, [result])
+        self.assertEqual(distribution_failures, [])
+        result = self.result(*[(100.0, 100.0)] * 8, (400.0, 200.0), (400.0, 200.0))
+        _, _, distribution_failures = compare.summarize(self.NETWORK, [result])
+        self.assertEqual(distribution_failures,
+                         ["downloads' p90 duration, ns-3's over the model's, 2.000 outside [0.8, 1.25]"])
+
+    def test_a_download_ns3_never_finished_sorts_last(self):
+        median, p90 = compare.quantile_ratios([1.0, math.inf], [1.0, 1.0])
+        self.assertEqual(median, math.inf)
+        self.assertEqual(p90, math.inf)
+        self.assertEqual(compare.quantile_ratios([], [1.0]), (None, None))
+
+    def test_the_self_figure_is_the_moved_replay_farthest_from_one_either_way(self):
+        self.assertEqual(compare.farthest([1.1, 0.8, None, 1.2]), 0.8)
+        self.assertEqual(compare.farthest([1.3, 0.8]), 1.3)
+        self.assertIsNone(compare.farthest([None]))
+
+
+class VerdictTests(unittest.TestCase):
+    def test_a_failure_gates_only_when_its_own_check_names_its_network(self):
+        lines, gating = compare.verdicts([
+            ("wifi,lte", "lte", "downloads' p90 1.300 outside [0.8, 1.25]"),
+            ("3g,dsl", "lte", "downloads' p90 duration, ns-3's over the model's, 0.600 outside [0.8, 1.25]"),
+            ("all", "edge", "no downloads"),
+            (None, "3g", "downloads' median 1.700 outside [0.9, 1.1]"),
+        ])
+        self.assertEqual(gating, 2)
+        self.assertEqual(lines, [
+            "outside the bands: lte: downloads' p90 1.300 outside [0.8, 1.25]",
+            "outside the bands: lte: downloads' p90 duration, ns-3's over the model's, 0.600 outside [0.8, 1.25] (reported, not checked)",
+            "outside the bands: edge: no downloads",
+            "outside the bands: 3g: downloads' median 1.700 outside [0.9, 1.1] (reported, not checked)",
+        ])
 
 
 class PlanTests(unittest.TestCase):
