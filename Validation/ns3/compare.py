@@ -13,7 +13,7 @@ One --network may serve several logs. A lossy network
 (loss or uplinkLoss above 0) is replayed with ns-3 seeds 1..--seeds (20), unless --seed gives
 each log its own seed (one log per seed, as `bench run --seed S` makes them).
 
-Per network (sorted by name) the table shows:
+Per network (sorted by name) the first table ("per request") shows:
   downloads: image rows with status 200; n, the median ratio, the p90 ratio (and the p90 of
              durations timed from time_ms, shown only), the p10 ratio (the downloads the
              model makes slower than ns-3 does; shown only), how many ns-3 sent late behind a
@@ -32,8 +32,9 @@ pseudo-random 0-0.1 ms (the order in which requests made at one instant reach th
 and shows (not checked) two p90s: ns-3 moved / ns-3 as logged (`self-p90`, the reference's
 own lottery), and the median of the K+1 ns-3 durations / the model's (`ens-p90`).
 
-The downloads are also compared as two distributions: ns-3's median duration over the model's
-(`dist-median`) and ns-3's p90 duration over the model's (`dist-p90`), durations from the send.
+The second table ("as distributions") compares the downloads as two distributions: ns-3's
+median duration over the model's (`dist-median`) and ns-3's p90 duration over the model's
+(`dist-p90`), durations from the send.
 Which download a congested link favours is a lottery that ns-3 does not repeat with its requests
 moved by 0.1 ms (`self-p90`); how long downloads take, as a whole, it does (`self-dist`: each
 moved replay's median and p90 duration over ns-3's as logged, the one farthest from 1).
@@ -312,8 +313,8 @@ def farthest(values: list[float | None]) -> float | None:
 
 
 def summarize(network: Network, results: list[Result]) -> tuple[list[str], list[str], list[str]]:
-    """The network's table cells, why it fails the per-request bands, and why it fails them
-    read as distributions (each empty when inside)."""
+    """The network's cells in the two tables (per request, as distributions), why it fails the
+    per-request bands, and why it fails them read as distributions (each empty when inside)."""
     downloads = [r for result in results for r in result.downloads]
     ns3 = [d for result in results for d in result.ns3_durations]
     model = [d for result in results for d in result.model_durations]
@@ -362,15 +363,15 @@ def summarize(network: Network, results: list[Result]) -> tuple[list[str], list[
         if api and not inside(median(api), API_MEDIAN):
             failures.append(f"API median {shown(median(api))} outside "
                             f"[{API_MEDIAN[0]}, {API_MEDIAN[1]}]")
-    cells = [network.name, str(len(results)), str(len(downloads)), shown(middle), spread,
-             shown(p90(downloads)), shown(p90(from_log)), shown(percentile(downloads, 0.1)),
-             shown(dist_median), shown(dist_p90),
-             shown(p90([r for result in results for r in result.self_ratios])),
-             shown(p90([r for result in results for r in result.ensemble])), self_dist,
-             str(queued), str(late), str(len(api)),
-             shown(median(api)), str(incomplete),
-             "ok" if not failures else "FAIL", "ok" if not dist_failures else "FAIL"]
-    return cells, failures, dist_failures
+    per_request = [network.name, str(len(results)), str(len(downloads)), shown(middle), spread,
+                   shown(p90(downloads)), shown(p90(from_log)), shown(percentile(downloads, 0.1)),
+                   shown(p90([r for result in results for r in result.self_ratios])),
+                   shown(p90([r for result in results for r in result.ensemble])),
+                   str(queued), str(late), str(len(api)), shown(median(api)), str(incomplete),
+                   "ok" if not failures else "FAIL"]
+    distributions = [network.name, str(len(ns3)), shown(dist_median), shown(dist_p90), self_dist,
+                     "ok" if not dist_failures else "FAIL"]
+    return (per_request, distributions), failures, dist_failures
 
 
 def verdicts(failures: list[tuple[str | None, str, str]]) -> tuple[list[str], int]:
@@ -384,10 +385,13 @@ def verdicts(failures: list[tuple[str | None, str, str]]) -> tuple[list[str], in
     return lines, gating
 
 
-def table(rows: list[list[str]]) -> str:
-    header = ["network", "runs", "downloads", "median", "run-medians", "p90", "p90-from-log",
-              "p10", "dist-median", "dist-p90", "self-p90", "ens-p90", "self-dist", "queued",
-              "late>50ms", "api", "api-median", "incomplete", "bands", "dist-bands"]
+PER_REQUEST_HEADER = ["network", "runs", "downloads", "median", "run-medians", "p90",
+                      "p90-from-log", "p10", "self-p90", "ens-p90", "queued", "late>50ms", "api",
+                      "api-median", "incomplete", "bands"]
+DISTRIBUTION_HEADER = ["network", "downloads", "dist-median", "dist-p90", "self-dist", "dist-bands"]
+
+
+def table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(row[i]) for row in [header] + rows) for i in range(len(header))]
     lines = []
     for row in [header] + rows:
@@ -516,26 +520,31 @@ def main(argv: list[str]) -> int:
     groups: dict[str, tuple[Network, list[Result]]] = {}
     for (run, _, _), result in zip(logged, results):
         groups.setdefault(run.network.name, (run.network, []))[1].append(result)
-    rows, failures = [], []
+    per_request, distributions, failures = [], [], []
     for name in sorted(groups):
         network, group = groups[name]
-        cells, why, why_dist = summarize(network, group)
-        rows.append(cells)
+        (cells, dist_cells), why, why_dist = summarize(network, group)
+        per_request.append(cells)
+        distributions.append(dist_cells)
         failures.extend((args.check, name, reason) for reason in why)
         failures.extend((args.check_dist, name, reason) for reason in why_dist)
-    print(table(rows))
+    print("per request:")
+    print(table(PER_REQUEST_HEADER, per_request))
     print("ratio = ns-3 duration / model duration, each from when the request was sent; median: "
           "middle value (mean of the two middle for even n); p90: nearest rank, the "
           "ceil(0.9 n)-th smallest; p90-from-log: ns-3 timed from the log's time_ms instead "
           "(shown, not checked); p10: the ceil(0.1 n)-th smallest, where the model is slower "
-          "than ns-3 (shown, not checked); dist-median and dist-p90: the downloads' durations "
-          "as two distributions, ns-3's median over the model's and ns-3's p90 over the "
-          "model's (dist-bands: the download bands applied to them); self-p90 and ens-p90 "
-          "(--moved): ns-3 with requests moved by up to 0.1 ms over ns-3 as logged, and the "
-          "median of all those replays over the model; self-dist (--moved): each moved "
-          "replay's median and p90 duration over ns-3's as logged, the one farthest from 1 "
-          "(shown, not checked); queued: downloads ns-3 sent late behind a slower response on "
-          "their connection; lossy networks: median and run-medians over runs (log x seed).")
+          "than ns-3 (shown, not checked); self-p90 and ens-p90 (--moved): ns-3 with requests "
+          "moved by up to 0.1 ms over ns-3 as logged, and the median of all those replays over "
+          "the model (shown, not checked); queued: downloads ns-3 sent late behind a slower "
+          "response on their connection; lossy networks: median and run-medians over runs "
+          "(log x seed).")
+    print("as distributions:")
+    print(table(DISTRIBUTION_HEADER, distributions))
+    print("dist-median and dist-p90: the downloads' durations as two distributions, ns-3's "
+          "median over the model's and ns-3's p90 over the model's (dist-bands: the download "
+          "bands applied to them); self-dist (--moved): each moved replay's median and p90 "
+          "duration over ns-3's as logged, the one farthest from 1 (shown, not checked).")
     lines, gating = verdicts(failures)
     for line in lines:
         print(line)

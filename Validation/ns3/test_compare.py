@@ -113,9 +113,12 @@ class DistributionTests(unittest.TestCase):
         result = self.result((300.0, 100.0), (100.0, 300.0))
         self.assertEqual(result.ns3_durations, [300.0, 100.0])
         self.assertEqual(result.model_durations, [100.0, 300.0])
-        cells, failures, distribution_failures = compare.summarize(self.NETWORK, [result])
+        (per_request, distributions), failures, distribution_failures = compare.summarize(self.NETWORK, [result])
         self.assertTrue(any("p90 3.000" in failure for failure in failures))
         self.assertEqual(distribution_failures, [])
+        # The two tables' rows: the per-request p90 column, and the distributions' row.
+        self.assertEqual(per_request[compare.PER_REQUEST_HEADER.index("p90")], "3.000")
+        self.assertEqual(distributions, ["lte", "2", "1.000", "1.000", "-", "ok"])
         self.assertEqual(compare.quantile_ratios(result.ns3_durations, result.model_durations), (1.0, 1.0))
 
     def test_a_slower_tail_fails_the_distribution_p90_and_names_it(self):
