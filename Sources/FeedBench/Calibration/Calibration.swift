@@ -373,9 +373,9 @@ public struct Calibration {
                 return (step, candidate, Self.squaredLogError(durations(roundTrip: roundTrip, bitsPerSecond: candidate), transfers, requests))
             }
             let best = nearby.min { $0.2 < $1.2 }!
+            if best.0 == 0 { break }
             bitsPerSecond = best.1
             fitRoundTrip()
-            if best.0 == 0 { break }
         }
         return network(roundTrip: roundTrip, bitsPerSecond: bitsPerSecond)
     }

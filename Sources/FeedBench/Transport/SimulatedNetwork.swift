@@ -165,8 +165,6 @@ final class SimulatedNetwork {
     private let wirePerPayload: Double
     private let downlinkWirePerNanosecond: Double
     private let bufferWire: Double
-    /// The payload bytes the path holds: its bandwidth × delay and the buffer.
-    private let pathBytes: Double
 
     init(network: NetworkProfile, seed: UInt64) {
         self.network = network
@@ -175,7 +173,6 @@ final class SimulatedNetwork {
         wirePerPayload = (segment + Sizes.headers) / segment
         downlinkWirePerNanosecond = Double(network.bitsPerSecond) / 8e9
         bufferWire = Double(network.bufferPackets) * (segment + Sizes.headers)
-        pathBytes = (downlinkWirePerNanosecond * Double(network.baseRoundTrip) + bufferWire) / wirePerPayload
     }
 
     // MARK: Requests
@@ -554,9 +551,9 @@ final class SimulatedNetwork {
         // Retransmissions find room in a buffer this response had to itself; behind other
         // responses' data they are lost too when the round lost several packets and the buffer
         // stays full, while the new data of the recovery round still goes out (`doomedRecovery`).
-        let crowded = othersQueued > 0 && loss.lostPackets > Self.repairablePackets
-            && pathStaysFull(afterCutOf: i, window: window.window)
         if after >= 3 && !exchanges[i].transfer.recovering {
+            let crowded = othersQueued > 0 && loss.lostPackets > Self.repairablePackets
+                && pathStaysFull(afterCutOf: i, window: window.window)
             exchanges[i].transfer.pendingLoss = crowded ? .doomedRecovery : .fastRecovery
             if crowded { exchanges[i].transfer.awaitingTimeout = lost }
             exchanges[i].transfer.nextRound = now + roundTrip
@@ -581,7 +578,9 @@ final class SimulatedNetwork {
         for other in exchanges where other.id != exchanges[i].id && other.payload != .discarded && other.stage == .responding {
             flight += inFlight(other, window: connections[other.connection].window.window)
         }
-        return flight > pathBytes
+        // The payload bytes the path holds: its bandwidth × delay and the buffer.
+        let path = (downlinkWirePerNanosecond * Double(network.baseRoundTrip) + bufferWire) / wirePerPayload
+        return flight > path
     }
 
     /// What a round of `bytes` loses entering a buffer holding `queuedBefore`.
