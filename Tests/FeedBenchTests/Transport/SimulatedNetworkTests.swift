@@ -168,6 +168,72 @@ import Testing
         #expect(short.doomed > 0, "\(short)")
     }
 
+    @Test func aBurstMeetsOnlyTheClockedRoundsBytesThatHaveArrived() {
+        // 3g: one download slow-starting into the 50-packet buffer. Each clocked round is queued
+        // whole at its start, but reaches the buffer over half its drain time (two packets for
+        // each acknowledged): a burst sent meanwhile meets only the part already there.
+        let network = SimulatedNetwork(network: .threeG, seed: 1)
+        network.send(.image(url: 1, serial: 1), to: .images, responseBytes: 2_000_000, at: 0)
+        let rate = Double(NetworkProfile.threeG.bitsPerSecond) / 8e9
+        var checked = 0
+        while let time = network.nextTime(), checked == 0 {
+            _ = network.takeDelivered(at: time)
+            guard let download = network.exchanges.first, download.transfer.clocked,
+                  download.transfer.arrival.start == time, download.transfer.arrival.wire > 10 * 1_500,
+                  // a slow-start round: a congestion-avoidance one arrives over the round trip
+                  download.transfer.arrival.span < NetworkProfile.threeG.baseRoundTrip
+            else { continue }
+            let arrival = download.transfer.arrival
+            #expect(abs(Double(arrival.span) - (arrival.wire / 2 / rate).rounded(.up)) <= 1)
+            #expect(abs(network.arrivedWire(at: time) - max(0, network.bufferedWire - arrival.wire)) < 1)
+            let halfway = time + arrival.span / 2
+            #expect(abs(network.arrivedWire(at: halfway) - max(0, network.bufferedWire - arrival.wire / 2)) < arrival.wire / Double(arrival.span) + 1)
+            #expect(network.arrivedWire(at: time + arrival.span) == network.bufferedWire)
+            checked += 1
+        }
+        #expect(checked == 1)
+    }
+
+    @Test func aBurstSentWhileAnotherRoundArrivesGetsInWhereTheWholeRoundWouldHaveFilledTheBuffer() {
+        // 3g: a download slow-starting, and a small one whose connection is then idle. A burst
+        // on that connection is sent to start just as one of the download's slow-start rounds
+        // does, at a moment when that whole round queued at once would leave no room for it.
+        let profile = NetworkProfile.threeG
+        func network() -> SimulatedNetwork {
+            let network = SimulatedNetwork(network: profile, seed: 1)
+            network.send(.image(url: 1, serial: 1), to: .images, responseBytes: 2_000_000, at: 0)
+            network.send(.image(url: 2, serial: 2), to: .images, responseBytes: 1_000, at: 0)
+            return network
+        }
+        let packet = Double(profile.maxSegmentBytes) + SimulatedNetwork.Sizes.headers
+        let burst = Double(profile.initialWindowSegments) * packet
+        let probe = network()
+        var idleSince: Int64?
+        var moment: Int64?
+        while moment == nil, let time = probe.nextTime() {
+            if probe.takeDelivered(at: time).contains(.image(url: 2, serial: 2)) { idleSince = time }
+            guard let idleSince, time - idleSince < profile.idleTimeout / 2,
+                  let download = probe.exchanges.first, download.transfer.arrival.start == time
+            else { continue }
+            let buffer = Double(profile.bufferPackets) * packet
+
+            if probe.bufferedWire + burst > buffer && probe.arrivedWire(at: time) + burst <= buffer { moment = time }
+        }
+        guard let moment else {
+            Issue.record("no slow-start round filled the buffer while the idle connection was open")
+            return
+        }
+        let request = SimulatedNetwork.Sizes.request + SimulatedNetwork.Sizes.headers
+        let sent = moment - Self.serialization(request, profile.uplinkBitsPerSecond) - profile.uplinkDelay
+        let shared = network()
+        _ = shared.takeDelivered(at: sent)
+        #expect(shared.send(.image(url: 3, serial: 3), to: .images, responseBytes: 100_000, at: sent).opened == false)
+        _ = shared.takeDelivered(at: moment)
+        let second = shared.exchanges.first { $0.payload == .image(url: 3, serial: 3) }!
+        #expect(second.stage == .responding && second.transfer.roundStartedAt == moment)
+        #expect(second.transfer.pendingLoss == .none && second.transfer.roundBytes == Double(profile.initialWindowSegments * profile.maxSegmentBytes))
+    }
+
     @Test func theAPIsAnswerQueuesBehindImageData() {
         let alone = SimulatedNetwork(network: .threeG, seed: 1)
         alone.send(.api(launch: 0), to: .api, responseBytes: 900, think: 50_000_000, at: 0)
