@@ -208,6 +208,7 @@ enum OpenAPIDocument {
             initialWindowSegments: {type: integer, minimum: 1, maximum: 1000}
             maxSegmentBytes: {type: integer, minimum: 536, maximum: 65483}
             slowStartAfterIdle: {type: boolean}
+            cubicPausesWhenIdle: {type: boolean}
             tls: {type: boolean}
             http: {const: "1.1"}
             connectionsPerHost: {type: integer, minimum: 1, maximum: 1000}

@@ -102,6 +102,7 @@ struct Network
     uint32_t initialWindow = 10;
     uint32_t mss = 1448;
     bool slowStartAfterIdle = true;
+    bool cubicPausesWhenIdle = true;
     bool tls = true;
     std::string http = "1.1";
 };
@@ -445,6 +446,7 @@ ReadNetwork(const std::string& path)
     required("slowStartAfterIdle");
     required("tls");
     boolean("slowStartAfterIdle", net.slowStartAfterIdle);
+    boolean("cubicPausesWhenIdle", net.cubicPausesWhenIdle);
     boolean("tls", net.tls);
     text_field("http", net.http);
     return net;
@@ -1209,6 +1211,11 @@ main(int argc, char* argv[])
     {
         Warn(networkPath + ": slowStartAfterIdle is true: ns-3 cannot reproduce it (its TCP "
                            "never restarts slow start after idle)");
+    }
+    if (g_net.cubicPausesWhenIdle)
+    {
+        Warn(networkPath + ": cubicPausesWhenIdle is true or missing: ns-3 cannot reproduce it "
+                           "(its CUBIC clock runs through idle)");
     }
     if (g_net.http != "1.1")
     {

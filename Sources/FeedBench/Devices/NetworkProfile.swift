@@ -27,6 +27,10 @@ public struct NetworkProfile: Sendable, Hashable {
     /// Whether a connection idle for longer than its retransmission timeout restarts from the
     /// initial window (Linux's `tcp_slow_start_after_idle`, on by default; ns-3 does not).
     public var slowStartAfterIdle: Bool
+    /// Whether CUBIC's growth clock stops while a connection is idle, so that a reused
+    /// connection's window grows as if the idle had not happened (Linux shifts the epoch's start
+    /// by the idle, `bictcp_cwnd_event`); ns-3's clock runs on (false reproduces it).
+    public var cubicPausesWhenIdle: Bool
     /// Whether connections speak TLS 1.3 (one more round trip to open).
     public var tls: Bool
     /// The HTTP version: "1.1" (one response at a time per connection).
@@ -47,7 +51,7 @@ public struct NetworkProfile: Sendable, Hashable {
                 retryTimeout: Int64 = 1_000_000_000, maxRetries: Int = 3, connectionsPerHost: Int = 6,
                 uplinkBitsPerSecond: Int64? = nil, uplinkDelay: Int64? = nil, uplinkLoss: Double? = nil,
                 bufferPackets: Int = 50, initialWindowSegments: Int = 10, maxSegmentBytes: Int = 1_448,
-                slowStartAfterIdle: Bool = true, tls: Bool = true, http: String = "1.1",
+                slowStartAfterIdle: Bool = true, cubicPausesWhenIdle: Bool = true, tls: Bool = true, http: String = "1.1",
                 idleTimeout: Int64 = 30_000_000_000) {
         self.name = name
         self.bitsPerSecond = bitsPerSecond
@@ -63,6 +67,7 @@ public struct NetworkProfile: Sendable, Hashable {
         self.initialWindowSegments = initialWindowSegments
         self.maxSegmentBytes = maxSegmentBytes
         self.slowStartAfterIdle = slowStartAfterIdle
+        self.cubicPausesWhenIdle = cubicPausesWhenIdle
         self.tls = tls
         self.http = http
         self.idleTimeout = idleTimeout

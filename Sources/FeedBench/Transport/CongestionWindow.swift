@@ -20,11 +20,12 @@ struct CongestionWindow: Sendable {
     /// The congestion window and slow-start threshold, in bytes.
     private(set) var window: Double
     private(set) var threshold = Double.infinity
-    /// CUBIC's window before the last decrease (bytes); whether an epoch is under way, the time
-    /// the connection has spent sending in it (idle time does not count, as in Linux), the bytes
-    /// acknowledged in it and the window at its start (for the Reno-friendly estimate).
+    /// CUBIC's window before the last decrease (bytes); whether an epoch is under way, when it
+    /// started and the time the connection has spent sending in it, the bytes acknowledged in it
+    /// and the window at its start (for the Reno-friendly estimate).
     private var windowMax = 0.0
     private var inEpoch = false
+    private var epochStart: Int64 = 0
     private var epochSending: Int64 = 0
     private var epochAcknowledged = 0.0
     private var epochWindow = 0.0
@@ -34,6 +35,9 @@ struct CongestionWindow: Sendable {
     /// How many timeouts in a row (each doubles the next).
     private var backoff = 0
 
+    /// Whether CUBIC's clock counts only the epoch's sending time (Linux: idle does not count) or
+    /// all the time since the epoch started (ns-3's `TcpCubic::Update`).
+    let clockPausesWhenIdle: Bool
     /// Ends slow start on rising round trips or long acknowledgement trains.
     private var hyStart: HyStart
     /// Whether the last release left less than a segment of the window unused: ns-3's
@@ -42,8 +46,9 @@ struct CongestionWindow: Sendable {
     /// too.
     private var filledAtLastRelease = false
 
-    init(initialSegments: Int, segmentBytes: Int, bottleneckBitsPerSecond: Int64? = nil) {
+    init(initialSegments: Int, segmentBytes: Int, bottleneckBitsPerSecond: Int64? = nil, clockPausesWhenIdle: Bool = true) {
         segment = Double(segmentBytes)
+        self.clockPausesWhenIdle = clockPausesWhenIdle
         initial = Double(initialSegments) * segment
         window = initial
         hyStart = HyStart(bottleneckBitsPerSecond: bottleneckBitsPerSecond, segmentWire: segment + SimulatedNetwork.Sizes.headers)
@@ -76,7 +81,8 @@ struct CongestionWindow: Sendable {
     /// (each acknowledgement lets out its own bytes and as many again) unless the last of them
     /// fills the window, which then keeps growing through the round — and HyStart may end it on
     /// the round's `roundTrip` (whatever the sender had waiting); congestion avoidance follows
-    /// CUBIC over the next round trip `roundTrip`. O(1).
+    /// CUBIC over the next round trip `roundTrip`, on a clock of the epoch's sending time or,
+    /// unless it pauses while idle, of all the time since the epoch started. O(1).
     mutating func roundAcknowledged(bytes: Double, waiting: Double, at now: Int64, roundTrip: Int64) {
         backoff = 0
         let leavesSlowStart = inSlowStart && hyStart.finds(roundTrip: roundTrip, acknowledged: bytes, window: window, segment: segment)
@@ -97,7 +103,7 @@ struct CongestionWindow: Sendable {
         epochAcknowledged += bytes
         let segments = window / segment
         let maxSegments = windowMax / segment
-        let t = Double(epochSending + roundTrip) / 1e9
+        let t = Double((clockPausesWhenIdle ? epochSending : now - epochStart) + roundTrip) / 1e9
         let k = cbrt(max(0, maxSegments * (1 - Self.beta) / Self.cubicC))
         let cubic = Self.cubicC * pow(t - k, 3) + maxSegments
         // The Reno-friendly estimate (RFC 9438 §4.3), from the epoch's start.
@@ -175,6 +181,7 @@ struct CongestionWindow: Sendable {
 
     private mutating func startEpoch(at now: Int64) {
         inEpoch = true
+        epochStart = now
         epochSending = 0
         epochAcknowledged = 0
         epochWindow = window

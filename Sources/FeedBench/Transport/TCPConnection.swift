@@ -16,7 +16,7 @@ struct TCPConnection: Sendable {
         self.id = id
         self.host = host
         window = CongestionWindow(initialSegments: network.initialWindowSegments, segmentBytes: network.maxSegmentBytes,
-                                  bottleneckBitsPerSecond: network.bitsPerSecond)
+                                  bottleneckBitsPerSecond: network.bitsPerSecond, clockPausesWhenIdle: network.cubicPausesWhenIdle)
     }
 
     /// Open and carrying no response.

@@ -108,6 +108,25 @@ import Testing
         #expect(long.window == 10 * Self.segment)
     }
 
+    @Test func cubicsClockStopsWhileTheConnectionIsIdleAsLinuxsDoesOrRunsOnAsNS3sDoes() {
+        func afterIdle(clockPauses: Bool) -> (before: Double, after: Double) {
+            var window = CongestionWindow(initialSegments: 10, segmentBytes: 1_448, clockPausesWhenIdle: clockPauses)
+            Self.grown(&window, rounds: 2, roundTrip: Self.roundTrip)
+            window.fastRecovery(at: 2 * Self.roundTrip)
+            window.roundAcknowledged(bytes: window.window, waiting: 100_000_000, at: 3 * Self.roundTrip, roundTrip: Self.roundTrip)
+            let before = window.window
+            // Ten seconds idle, then a round with plenty to send.
+            window.roundAcknowledged(bytes: window.window, waiting: 100_000_000, at: 10_000_000_000, roundTrip: Self.roundTrip)
+            return (before, window.window)
+        }
+        let linux = afterIdle(clockPauses: true), ns3 = afterIdle(clockPauses: false)
+        #expect(linux.before == ns3.before, "the same until the idle")
+        // Linux: 0.2 s into the epoch, CUBIC is still below the 40 segments it lost at.
+        #expect(linux.after < 1.1 * linux.before && linux.after < 40 * Self.segment)
+        // ns-3: 10 s into the epoch, far past them: the fastest growth CUBIC allows, half a round.
+        #expect(ns3.after == 1.5 * ns3.before)
+    }
+
     /// Slow start for `rounds` full rounds of `roundTrip` each, with plenty waiting.
     static func grown(_ window: inout CongestionWindow, rounds: Int, roundTrip: Int64, from start: Int64 = 0) {
         for round in 1...rounds {
