@@ -20,15 +20,9 @@ struct CongestionWindow: Sendable {
     /// The congestion window and slow-start threshold, in bytes.
     private(set) var window: Double
     private(set) var threshold = Double.infinity
-    /// CUBIC's window before the last decrease (bytes); whether an epoch is under way, when it
-    /// started and the time the connection has spent sending in it, the bytes acknowledged in it
-    /// and the window at its start (for the Reno-friendly estimate).
+    /// CUBIC's window before the last decrease (bytes), and its epoch under way, if any.
     private var windowMax = 0.0
-    private var inEpoch = false
-    private var epochStart: Int64 = 0
-    private var epochSending: Int64 = 0
-    private var epochAcknowledged = 0.0
-    private var epochWindow = 0.0
+    private var epoch: CubicEpoch?
     /// RFC 6298's smoothed round trip and its variation, in nanoseconds; `nil` before a sample.
     private var smoothed: Double?
     private var variation = 0.0
@@ -98,17 +92,18 @@ struct CongestionWindow: Sendable {
             return
         }
         guard bytes > 0 else { return }
-        if !inEpoch { startEpoch(at: now) }
-        epochSending += roundTrip
-        epochAcknowledged += bytes
+        var epoch = self.epoch ?? newEpoch(at: now)
+        epoch.sending += roundTrip
+        epoch.acknowledged += bytes
+        self.epoch = epoch
         let segments = window / segment
         let maxSegments = windowMax / segment
-        let t = Double((clockPausesWhenIdle ? epochSending : now - epochStart) + roundTrip) / 1e9
+        let t = Double(epoch.elapsed(at: now, pausingWhenIdle: clockPausesWhenIdle) + roundTrip) / 1e9
         let k = cbrt(max(0, maxSegments * (1 - Self.beta) / Self.cubicC))
         let cubic = Self.cubicC * pow(t - k, 3) + maxSegments
         // The Reno-friendly estimate (RFC 9438 §4.3), from the epoch's start.
         let alpha = 3 * (1 - Self.beta) / (1 + Self.beta)
-        let reno = epochWindow / segment + alpha * epochAcknowledged / window
+        let reno = epoch.window / segment + alpha * epoch.acknowledged / window
         let target = min(max(cubic, reno, segments), segments * 1.5)
         // Growth is limited by what the round used: an application-limited sender keeps its window.
         window = min(target * segment, max(window, 2 * bytes))
@@ -159,7 +154,7 @@ struct CongestionWindow: Sendable {
         windowMax = window
         threshold = max(2 * segment, window * Self.beta)
         window = segment
-        inEpoch = false
+        epoch = nil
         backoff += 1
         hyStart.timedOut()
     }
@@ -176,15 +171,33 @@ struct CongestionWindow: Sendable {
             idle -= rto
         }
         window = max(window, restart)
-        inEpoch = false
+        epoch = nil
     }
 
     private mutating func startEpoch(at now: Int64) {
-        inEpoch = true
-        epochStart = now
-        epochSending = 0
-        epochAcknowledged = 0
-        epochWindow = window
+        epoch = newEpoch(at: now)
+    }
+
+    /// An epoch starting at `now` from the current window, which CUBIC's maximum is at least.
+    private mutating func newEpoch(at now: Int64) -> CubicEpoch {
         if windowMax < window { windowMax = window }
+        return CubicEpoch(start: now, window: window)
+    }
+}
+
+/// One CUBIC epoch (RFC 9438 §4.2): from the window's last change by a loss or the end of slow
+/// start, what its growth is reckoned from — when it began, the window then, the time the
+/// connection has spent sending in it and the bytes acknowledged in it (for the Reno-friendly
+/// estimate).
+struct CubicEpoch: Sendable {
+    let start: Int64
+    let window: Double
+    var sending: Int64 = 0
+    var acknowledged = 0.0
+
+    /// CUBIC's time in the epoch at `now`: the sending time alone when the clock pauses while
+    /// idle (Linux), else all the time since it began (ns-3). O(1).
+    func elapsed(at now: Int64, pausingWhenIdle: Bool) -> Int64 {
+        pausingWhenIdle ? sending : now - start
     }
 }
