@@ -303,7 +303,7 @@ public struct Calibration {
     /// bandwidth give `requests` — one host's, from a serve log with server times — the
     /// durations the log has when replayed through the network model (see the type's
     /// documentation); `nil` when the log has no server times or nothing to time. The uplink is
-    /// taken to be the downlink's equal, the delay split evenly. O((rounds × steps + 4 × (25 + steps)) ×
+    /// taken to be the downlink's equal, the delay split evenly. O((rounds × steps + 8 × (25 + steps)) ×
     /// replay), a replay being O(events × exchanges) as in a simulated run.
     static func replayFit(_ requests: [CapturedRequest], base: NetworkProfile) -> NetworkProfile? {
         let crossing = requests.indices.filter { Self.crossesNetwork(requests[$0]) }
@@ -363,19 +363,23 @@ public struct Calibration {
             bitsPerSecond = exp((low + high) / 2)
             fitRoundTrip()
         }
-        // Where losses come and go the total is not monotone in the bandwidth, and the bisection
-        // may stop at another bandwidth of the same total: of the bandwidths within 3 % of it,
-        // the one whose replay times each transfer best is kept, and the search moves on around
-        // it while that one is not the middle (a few times at most), the round trip refitted.
-        for _ in 0..<4 {
-            let nearby = (-12...12).map { step in
-                let candidate = bitsPerSecond * (1 + Double(step) * 0.0025)
-                return (step, candidate, Self.squaredLogError(durations(roundTrip: roundTrip, bitsPerSecond: candidate), transfers, requests))
+        // Where losses come and go the total is not monotone in the bandwidth, and where the
+        // transfers are window-bound it hardly moves with it, so the bisection may stop at
+        // another bandwidth of about the same total: of the bandwidths within 24 % of it (steps
+        // of 2 %), then within 3 % (steps of 0.25 %), the one whose replay times each transfer
+        // best is kept, and the search moves on around it while that one is not the middle (a
+        // few times at most), the round trip refitted.
+        for step in [0.02, 0.0025] {
+            for _ in 0..<4 {
+                let nearby = (-12...12).map { offset in
+                    let candidate = bitsPerSecond * (1 + Double(offset) * step)
+                    return (offset, candidate, Self.squaredLogError(durations(roundTrip: roundTrip, bitsPerSecond: candidate), transfers, requests))
+                }
+                let best = nearby.min { $0.2 < $1.2 }!
+                if best.0 == 0 { break }
+                bitsPerSecond = best.1
+                fitRoundTrip()
             }
-            let best = nearby.min { $0.2 < $1.2 }!
-            if best.0 == 0 { break }
-            bitsPerSecond = best.1
-            fitRoundTrip()
         }
         return network(roundTrip: roundTrip, bitsPerSecond: bitsPerSecond)
     }

@@ -3,9 +3,11 @@ import Foundation
 /// A TCP sender's congestion state, advanced a round trip at a time (not a packet at a time, so
 /// runs stay cheap): slow start from the initial window, ended by a loss or by HyStart (CUBIC's
 /// hybrid slow start, as Linux and the reference check's ns-3 run it), CUBIC's growth after it
-/// (RFC 9438: C = 0.4, β = 0.7, with its Reno-friendly region), a multiplicative decrease on a
-/// loss, a collapse to one segment on a retransmission timeout, and Linux's slow-start restart
-/// after an idle longer than the timeout. The window counts payload bytes.
+/// (RFC 9438: C = 0.4, β = 0.7, with its Reno-friendly region and fast convergence) on every
+/// acknowledgement while the window limits the sender, a multiplicative decrease on a loss (of
+/// the window grown by the acknowledgements that came before it), a collapse to one segment on a
+/// retransmission timeout, and Linux's slow-start restart after an idle longer than the timeout.
+/// The window counts payload bytes.
 ///
 /// The round-trip estimate follows RFC 6298 (one sample a round), its timeout at least 200 ms,
 /// as Linux's and the reference check's.
@@ -21,7 +23,7 @@ struct CongestionWindow: Sendable {
     private(set) var window: Double
     private(set) var threshold = Double.infinity
     /// CUBIC's window before the last decrease (bytes), and its epoch under way, if any.
-    private var windowMax = 0.0
+    private(set) var windowMax = 0.0
     private var epoch: CubicEpoch?
     /// RFC 6298's smoothed round trip and its variation, in nanoseconds; `nil` before a sample.
     private var smoothed: Double?
@@ -35,9 +37,9 @@ struct CongestionWindow: Sendable {
     /// Ends slow start on rising round trips or long acknowledgement trains.
     private var hyStart: HyStart
     /// Whether the last release left less than a segment of the window unused: ns-3's
-    /// cwnd-limited state, set at each send (`TcpSocketBase::SendDataPacket`), under which slow
-    /// start grows on every acknowledgement until the next send — after a response's last bytes
-    /// too.
+    /// cwnd-limited state, set at each send (`TcpSocketBase::SendDataPacket`), under which the
+    /// window grows on every acknowledgement until the next send — after a response's last bytes
+    /// too (`TcpCubic::IncreaseWindow` grows nothing without it).
     private var filledAtLastRelease = false
 
     init(initialSegments: Int, segmentBytes: Int, bottleneckBitsPerSecond: Int64? = nil, clockPausesWhenIdle: Bool = true) {
@@ -74,9 +76,8 @@ struct CongestionWindow: Sendable {
     /// cwnd-limited rule): slow start adds the bytes acknowledged — up to half of those waiting
     /// (each acknowledgement lets out its own bytes and as many again) unless the last of them
     /// fills the window, which then keeps growing through the round — and HyStart may end it on
-    /// the round's `roundTrip` (whatever the sender had waiting); congestion avoidance follows
-    /// CUBIC over the next round trip `roundTrip`, on a clock of the epoch's sending time or,
-    /// unless it pauses while idle, of all the time since the epoch started. O(1).
+    /// the round's `roundTrip` (whatever the sender had waiting); congestion avoidance grows it
+    /// for each byte acknowledged (`growCongestionAvoidance`). O(1).
     mutating func roundAcknowledged(bytes: Double, waiting: Double, at now: Int64, roundTrip: Int64) {
         backoff = 0
         let leavesSlowStart = inSlowStart && hyStart.finds(roundTrip: roundTrip, acknowledged: bytes, window: window, segment: segment)
@@ -91,29 +92,58 @@ struct CongestionWindow: Sendable {
                           endingIt: leavesSlowStart, at: now)
             return
         }
+        growCongestionAvoidance(acknowledged: bytes, at: now, roundTrip: roundTrip)
+    }
+
+    /// A response's last round of `bytes` acknowledged at `now`, `roundTrip` after it was sent:
+    /// the window grows by all of it when its release filled the window (ns-3's flag holds after
+    /// the last send), else not at all. O(1).
+    mutating func lastRoundAcknowledged(bytes: Double, at now: Int64, roundTrip: Int64) {
+        guard filledAtLastRelease else { return }
+        if inSlowStart {
+            growSlowStart(by: bytes, endingIt: false, at: now)
+        } else {
+            growCongestionAvoidance(acknowledged: bytes, at: now, roundTrip: roundTrip)
+        }
+    }
+
+    /// The `bytes` of a round acknowledged before the first of its losses is seen, at `now`: the
+    /// window grows by them as by any acknowledgement (slow start by all of them), so the
+    /// decrease that follows starts from the window the loss found (ns-3's `GetSsThresh` takes
+    /// the window at the third duplicate). O(1).
+    mutating func acknowledgedBeforeLoss(_ bytes: Double, at now: Int64, roundTrip: Int64) {
+        guard bytes > 0 && filledAtLastRelease else { return }
+        if inSlowStart {
+            window += bytes
+        } else {
+            growCongestionAvoidance(acknowledged: bytes, at: now, roundTrip: roundTrip)
+        }
+    }
+
+    /// Congestion avoidance's growth for `bytes` acknowledged at `now` over a round of
+    /// `roundTrip`: CUBIC's target a round trip ahead, on a clock of the epoch's sending time or,
+    /// unless it pauses while idle, of all the time since the epoch started, or the Reno-friendly
+    /// estimate if higher (RFC 9438 §4.3); each acknowledged segment adds the share of a segment
+    /// that reaches the target in a window's worth of acknowledgements, at most half
+    /// (`TcpCubic::Update`'s count of at least 2, Linux's too), and only while the window limits
+    /// the sender. O(1).
+    private mutating func growCongestionAvoidance(acknowledged bytes: Double, at now: Int64, roundTrip: Int64) {
         guard bytes > 0 else { return }
         var epoch = self.epoch ?? newEpoch(at: now)
         epoch.sending += roundTrip
         epoch.acknowledged += bytes
         self.epoch = epoch
+        guard filledAtLastRelease else { return }
         let segments = window / segment
         let maxSegments = windowMax / segment
         let t = Double(epoch.elapsed(at: now, pausingWhenIdle: clockPausesWhenIdle) + roundTrip) / 1e9
         let k = cbrt(max(0, maxSegments * (1 - Self.beta) / Self.cubicC))
         let cubic = Self.cubicC * pow(t - k, 3) + maxSegments
-        // The Reno-friendly estimate (RFC 9438 §4.3), from the epoch's start.
         let alpha = 3 * (1 - Self.beta) / (1 + Self.beta)
         let reno = epoch.window / segment + alpha * epoch.acknowledged / window
-        let target = min(max(cubic, reno, segments), segments * 1.5)
-        // Growth is limited by what the round used: an application-limited sender keeps its window.
-        window = min(target * segment, max(window, 2 * bytes))
-    }
-
-    /// A response's last round of `bytes` acknowledged: slow start grows by all of it when its
-    /// release filled the window (ns-3's flag holds after the last send), else not at all. O(1).
-    mutating func lastRoundAcknowledged(bytes: Double, at now: Int64) {
-        guard inSlowStart && filledAtLastRelease else { return }
-        growSlowStart(by: bytes, endingIt: false, at: now)
+        let target = max(cubic, reno)
+        guard target > segments else { return }
+        window += bytes * min(0.5, (target - segments) / segments)
     }
 
     /// Slow start adds `growth`, up to the threshold; `endingIt` (HyStart) sets the threshold
@@ -131,10 +161,10 @@ struct CongestionWindow: Sendable {
     }
 
     /// Whether the last of `bytes` sent as acknowledgements come back leaves less than a segment
-    /// of the window unused: in slow start each acknowledgement (of two segments: the receiver's
-    /// delayed ACK) frees two segments and adds two, and the last lets out what remains. O(1).
+    /// of the window unused: each acknowledgement (of two segments: the receiver's delayed ACK)
+    /// frees two segments, and in slow start adds two more; the last lets out what remains. O(1).
     private func clockedReleaseFills(_ bytes: Double) -> Bool {
-        let perAcknowledgement = 4 * segment
+        let perAcknowledgement = (inSlowStart ? 4 : 2) * segment
         let last = bytes - perAcknowledgement * ((bytes / perAcknowledgement).rounded(.up) - 1)
         return perAcknowledgement - last < segment
     }
@@ -142,7 +172,7 @@ struct CongestionWindow: Sendable {
     /// A loss recovered by fast retransmit at `now`: the window and threshold drop to β of the
     /// window, and a new CUBIC epoch starts. O(1).
     mutating func fastRecovery(at now: Int64) {
-        windowMax = window
+        rememberMaximum()
         window = max(2 * segment, window * Self.beta)
         threshold = window
         startEpoch(at: now)
@@ -151,7 +181,7 @@ struct CongestionWindow: Sendable {
     /// A retransmission timeout at `now`: the threshold drops to β of the window, the window to
     /// one segment (slow start again), and the next timeout doubles. O(1).
     mutating func timedOut(at now: Int64) {
-        windowMax = window
+        rememberMaximum()
         threshold = max(2 * segment, window * Self.beta)
         window = segment
         epoch = nil
@@ -172,6 +202,13 @@ struct CongestionWindow: Sendable {
         }
         window = max(window, restart)
         epoch = nil
+    }
+
+    /// CUBIC's maximum at a decrease: the window, or with fast convergence (RFC 9438 §4.7, on in
+    /// Linux and ns-3) less when the window is below the last maximum, yielding to newer flows.
+    /// O(1).
+    private mutating func rememberMaximum() {
+        windowMax = window < windowMax ? window * (1 + Self.beta) / 2 : window
     }
 
     private mutating func startEpoch(at now: Int64) {

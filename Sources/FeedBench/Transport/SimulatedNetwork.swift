@@ -18,13 +18,12 @@ import Foundation
 ///   it; slow start's rounds arrive at twice the rate they leave, so a burst meets only the part
 ///   of the clocked rounds that has arrived: `Arrival`); random loss strikes packets
 ///   with the network's probability. Fast retransmit repairs a loss a round later when three
-///   packets follow it; a burst's lost tail and a lost retransmission wait for the retransmission
-///   timeout. A window that lost several packets behind other responses' data, while the
-///   responses under way (its own window cut) still overfill the path, still sends its recovery
-///   round, as SACK's proportional rate reduction does, keeping the buffer full, but its
-///   retransmissions are lost with it: the lost packets go again only after the timeout that
-///   follows (`pathStaysFull`). Bytes on the wire
-///   carry 52 bytes of headers a segment.
+///   packets follow it; a burst's lost tail and a loss in the recovery round wait for the
+///   retransmission timeout. Fast retransmit's retransmissions go out when the recovery starts:
+///   a buffer without room for them then loses them, and the recovery goes on sending new data
+///   at its cut window, as SACK's proportional rate reduction does, while the lost bytes wait for
+///   the one retransmission timer (`Transfer.timeoutAt`). Bytes on the wire carry 52 bytes of
+///   headers a segment.
 ///
 /// Time moves only when the run's clock says: the network keeps its own agenda (stage changes,
 /// rounds, the next chunk to leave the buffer) and asks the clock for a check at its earliest
@@ -114,8 +113,13 @@ final class SimulatedNetwork {
         var recovering = false
         var nextRound: Int64 = .max
         var pendingLoss = PendingLoss.none
-        /// Bytes lost in a round whose recovery is doomed: only the timeout resends them.
+        /// The last round's lost bytes, and those acknowledged before its first loss.
+        var lostInRound = 0.0
+        var acknowledgedBeforeLoss = 0.0
+        /// Bytes whose retransmissions were lost: only the retransmission timer resends them.
         var awaitingTimeout = 0.0
+        /// When that timer fires (`.max`: it is not running); losses meanwhile wait for it too.
+        var timeoutAt: Int64 = .max
         /// How the last clocked round reaches the buffer.
         var arrival = Arrival()
     }
@@ -146,10 +150,6 @@ final class SimulatedNetwork {
         /// Fast retransmit that could not repair the round (it lost several packets), then the
         /// timeout: both decreases.
         case failedRecovery
-        /// Fast retransmit behind other responses' data: the window drops to β and the recovery
-        /// round goes out (new data, keeping the buffer full as SACK's proportional rate
-        /// reduction does), but its retransmissions are lost: the timeout follows it.
-        case doomedRecovery
     }
 
     /// Bytes of one round of one exchange, queued in the buffer in arrival order.
@@ -157,12 +157,6 @@ final class SimulatedNetwork {
         var exchange: Int
         var wire: Double
     }
-
-    /// The most packets one round may lose and still be repaired by fast retransmit while other
-    /// responses fill the buffer: the reference's recovery (ns-3 3.44: SACK with proportional
-    /// rate reduction, no RACK or tail loss probe) ends in the retransmission timeout when a
-    /// window loses more and its retransmissions queue behind other data.
-    static let repairablePackets = 2
 
     let network: NetworkProfile
     @exclusivity(unchecked) private(set) var connections: [TCPConnection] = []
@@ -424,7 +418,7 @@ final class SimulatedNetwork {
                     continue
                 }
                 exchanges[i].transfer.nextRound = .max
-                connections[exchanges[i].connection].window.lastRoundAcknowledged(bytes: exchanges[i].transfer.roundBytes, at: now)
+                connections[exchanges[i].connection].window.lastRoundAcknowledged(bytes: exchanges[i].transfer.roundBytes, at: now, roundTrip: now - exchanges[i].transfer.roundStartedAt)
                 exchanges[i].wake = now + network.oneWayDelay.lowerBound
                 exchanges[i].stage = exchanges[i].stage == .serverFlight ? .flightArriving : .delivering
             }
@@ -488,47 +482,59 @@ final class SimulatedNetwork {
         exchanges[i].transfer.clocked = false
         exchanges[i].transfer.pendingLoss = .none
         exchanges[i].transfer.awaitingTimeout = 0
+        exchanges[i].transfer.timeoutAt = .max
         release(i, at: now)
     }
 
-    /// A round trip of exchange `i` has passed: its window learns how the last round went, and
-    /// the next round's bytes are released.
+    /// A round trip of exchange `i` has passed, or its retransmission timer fired: its window
+    /// learns how the last round went, and the next round's bytes are released.
     private func round(_ i: Int, at now: Int64) {
         let c = exchanges[i].connection
         let roundTrip = now - exchanges[i].transfer.roundStartedAt
-        switch exchanges[i].transfer.pendingLoss {
+        if exchanges[i].transfer.timeoutAt <= now {
+            // The lost retransmissions go again, from a window of one segment.
+            connections[c].window.timedOut(at: now)
+            exchanges[i].transfer.awaitingTimeout = 0
+            exchanges[i].transfer.timeoutAt = .max
+            exchanges[i].transfer.recovering = false
+            exchanges[i].transfer.pendingLoss = .none
+            release(i, at: now)
+            return
+        }
+        let loss = exchanges[i].transfer.pendingLoss
+        switch loss {
         case .none:
             connections[c].window.sample(roundTrip: roundTrip)
-            connections[c].window.roundAcknowledged(bytes: exchanges[i].transfer.roundBytes, waiting: exchanges[i].transfer.unsent, at: now, roundTrip: roundTrip)
-        case .fastRecovery:
-            connections[c].window.sample(roundTrip: roundTrip)
+            // A recovery waiting for its timer does not grow the window.
+            if exchanges[i].transfer.timeoutAt == .max {
+                connections[c].window.roundAcknowledged(bytes: exchanges[i].transfer.roundBytes, waiting: exchanges[i].transfer.unsent, at: now, roundTrip: roundTrip)
+            }
+        case .fastRecovery, .failedRecovery:
+            if loss == .fastRecovery { connections[c].window.sample(roundTrip: roundTrip) }
+            connections[c].window.acknowledgedBeforeLoss(exchanges[i].transfer.acknowledgedBeforeLoss, at: now, roundTrip: roundTrip)
             connections[c].window.fastRecovery(at: now)
+            if loss == .failedRecovery { connections[c].window.timedOut(at: now) }
         case .timeout:
             connections[c].window.timedOut(at: now)
-        case .failedRecovery:
-            connections[c].window.fastRecovery(at: now)
-            connections[c].window.timedOut(at: now)
-        case .doomedRecovery:
-            connections[c].window.sample(roundTrip: roundTrip)
-            connections[c].window.fastRecovery(at: now)
         }
-        let doomed = exchanges[i].transfer.pendingLoss == .doomedRecovery
-        if !doomed { exchanges[i].transfer.awaitingTimeout = 0 }
-        exchanges[i].transfer.recovering = exchanges[i].transfer.pendingLoss == .fastRecovery || doomed
+        // Fast retransmit's retransmissions meet the buffer as it is now: without room for them
+        // they are lost, and the timer runs from the round's last acknowledgement.
+        if loss == .fastRecovery && bufferWire - arrivedWire(at: now) < exchanges[i].transfer.lostInRound * wirePerPayload {
+            exchanges[i].transfer.awaitingTimeout += exchanges[i].transfer.lostInRound
+            if exchanges[i].transfer.timeoutAt == .max {
+                exchanges[i].transfer.timeoutAt = now + roundTripNow() + connections[c].window.timeout
+            }
+        }
+        exchanges[i].transfer.recovering = loss == .fastRecovery
         exchanges[i].transfer.pendingLoss = .none
         release(i, at: now)
-        if doomed && exchanges[i].transfer.pendingLoss == .none {
-            // The round's retransmissions were lost: the timer runs from its last acknowledgement.
-            exchanges[i].transfer.pendingLoss = .timeout
-            exchanges[i].transfer.nextRound = now + roundTripNow() + connections[c].window.timeout
-        }
+        exchanges[i].transfer.nextRound = min(exchanges[i].transfer.nextRound, exchanges[i].transfer.timeoutAt)
     }
 
     /// Releases what the window allows of exchange `i`'s unsent bytes into the buffer at `now`,
     /// losing what overflows it and what random loss strikes, and sets its next round.
     private func release(_ i: Int, at now: Int64) {
         let window = connections[exchanges[i].connection].window
-        let othersQueued = bufferedWire - exchanges[i].transfer.queuedWire
         // The bytes still in the buffer hold the window; those that have left it are
         // acknowledged during the round now starting, freeing the window as the round goes.
         let room = max(0, window.window - exchanges[i].transfer.queuedWire / wirePerPayload)
@@ -544,7 +550,12 @@ final class SimulatedNetwork {
         exchanges[i].transfer.roundBytes = bytes
         let roundTrip = roundTripNow()
         guard bytes > 0 else {
-            exchanges[i].transfer.nextRound = exchanges[i].transfer.unsent > 0 ? now + roundTrip : .max
+            // Nothing to send: the next round comes with the acknowledgements of what is in
+            // flight, or, when all that is left waits for the timer, when it fires.
+            let waitsForTimer = exchanges[i].transfer.timeoutAt != .max
+                && exchanges[i].transfer.unsent <= exchanges[i].transfer.awaitingTimeout
+            exchanges[i].transfer.nextRound = waitsForTimer ? exchanges[i].transfer.timeoutAt
+                : exchanges[i].transfer.unsent > 0 ? now + roundTrip : .max
             return
         }
         let loss = roundLoss(bytes: bytes, burst: first, slowStart: window.inSlowStart, queuedBefore: queuedBefore)
@@ -562,8 +573,16 @@ final class SimulatedNetwork {
             }
         }
         exchanges[i].transfer.roundBytes = bytes - lost
+        exchanges[i].transfer.lostInRound = lost
+        exchanges[i].transfer.acknowledgedBeforeLoss = min(bytes - lost, Double(loss.beforeLoss) * Double(network.maxSegmentBytes))
         guard lost > 0 else {
             exchanges[i].transfer.nextRound = exchanges[i].transfer.unsent > 0 ? now + roundTrip : .max
+            return
+        }
+        if exchanges[i].transfer.timeoutAt != .max {
+            // The timer already runs: this loss waits for it too.
+            exchanges[i].transfer.awaitingTimeout += lost
+            exchanges[i].transfer.nextRound = min(now + roundTrip, exchanges[i].transfer.timeoutAt)
             return
         }
         // Three packets sent after the first loss bring fast retransmit: those of this round
@@ -573,14 +592,8 @@ final class SimulatedNetwork {
         let survivors = loss.packets - Int((lost / segment).rounded(.up))
         let newData = min(Int((exchanges[i].transfer.unsent - lost) / segment), window.inSlowStart ? survivors : survivors / 8)
         let after = (loss.tailDrop ? 0 : loss.packets - 1 - loss.first) + max(0, newData)
-        // Retransmissions find room in a buffer this response had to itself; behind other
-        // responses' data they are lost too when the round lost several packets and the buffer
-        // stays full, while the new data of the recovery round still goes out (`doomedRecovery`).
         if after >= 3 && !exchanges[i].transfer.recovering {
-            let crowded = othersQueued > 0 && loss.lostPackets > Self.repairablePackets
-                && pathStaysFull(afterCutOf: i, window: window.window)
-            exchanges[i].transfer.pendingLoss = crowded ? .doomedRecovery : .fastRecovery
-            if crowded { exchanges[i].transfer.awaitingTimeout = lost }
+            exchanges[i].transfer.pendingLoss = .fastRecovery
             exchanges[i].transfer.nextRound = now + roundTrip
         } else {
             // The timer runs from the last acknowledgement, a round trip after the round left.
@@ -599,32 +612,14 @@ final class SimulatedNetwork {
         return max(0, arrived)
     }
 
-    /// Whether the buffer stays full after exchange `i` cuts its `window` by β for a loss: the
-    /// responses under way, this one's cut, still have more in flight than the path holds (its
-    /// bandwidth × delay and the buffer), so the retransmissions meet a full buffer. lte's path
-    /// holds about 530 packets and a cut drains it; wifi's holds 57, and five slow-starting
-    /// connections keep it full (ns-3's recoveries after several drops end in the timeout 5 times
-    /// in 12 on two wifi sessions, once in 21 on an lte one). O(exchanges).
-    private func pathStaysFull(afterCutOf i: Int, window: Double) -> Bool {
-        func inFlight(_ exchange: Exchange, window: Double) -> Double {
-            min(window, exchange.transfer.unsent + exchange.transfer.queuedWire / wirePerPayload)
-        }
-        var flight = inFlight(exchanges[i], window: CongestionWindow.beta * window)
-        for other in exchanges where other.id != exchanges[i].id && other.payload != .discarded && other.stage == .responding {
-            flight += inFlight(other, window: connections[other.connection].window.window)
-        }
-        // The payload bytes the path holds: its bandwidth × delay and the buffer.
-        let path = (downlinkWirePerNanosecond * Double(network.baseRoundTrip) + bufferWire) / wirePerPayload
-        return flight > path
-    }
-
     /// What a round of `bytes` loses entering a buffer holding `queuedBefore`.
     struct RoundLoss {
-        /// Wire bytes lost, and packets: in the round, lost, and the index of the first lost.
+        /// Wire bytes lost, and packets: in the round, and the index of the first lost.
         var wire: Double
         var packets: Int
-        var lostPackets: Int
         var first: Int
+        /// The packets that entered the buffer before the first loss.
+        var beforeLoss: Int
         /// A burst's loss: its tail, with nothing of it after.
         var tailDrop: Bool
     }
@@ -637,24 +632,29 @@ final class SimulatedNetwork {
         let segment = Double(network.maxSegmentBytes)
         let packetWire = segment + Sizes.headers
         let wire = bytes * wirePerPayload
-        let peak = burst ? queuedBefore + wire
-            : slowStart ? queuedBefore + wire / 2
-            : queuedBefore + wire - min(wire, downlinkWirePerNanosecond * Double(network.baseRoundTrip))
+        let rise = burst ? wire
+            : slowStart ? wire / 2
+            : wire - min(wire, downlinkWirePerNanosecond * Double(network.baseRoundTrip))
+        let peak = queuedBefore + rise
         var lostWire = peak > bufferWire ? min(wire, max(packetWire, peak - bufferWire)) : 0
         let packets = Int((bytes / segment).rounded(.up))
         // A burst loses its tail; a clocked round loses packets among those that get through
         // (every other one once the buffer is full).
         let tailDrop = burst && lostWire > 0
         var first = lostWire > 0 ? (tailDrop ? packets - Int((lostWire / packetWire).rounded(.up)) : 0) : packets
+        // The buffer fills as the round rises toward its peak: what came before is not lost.
+        var beforeLoss = lostWire == 0 ? packets
+            : tailDrop ? first : Int(Double(packets) * max(0, bufferWire - queuedBefore) / max(rise, 1))
         if network.loss > 0 {
             for packet in 0..<packets where generator.chance(network.loss) {
                 lostWire += packetWire
                 first = min(first, packet)
+                beforeLoss = min(beforeLoss, packet)
             }
             lostWire = min(lostWire, wire)
         }
-        return RoundLoss(wire: lostWire, packets: packets, lostPackets: Int((lostWire / packetWire).rounded(.up)), first: first,
-                         tailDrop: tailDrop)
+        return RoundLoss(wire: lostWire, packets: packets, first: first,
+                         beforeLoss: min(beforeLoss, packets), tailDrop: tailDrop)
     }
 
     // MARK: Serving

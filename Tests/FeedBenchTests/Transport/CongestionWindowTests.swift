@@ -2,9 +2,10 @@ import Testing
 @testable import FeedBench
 
 /// A TCP sender's window a round at a time: slow start doubles it while the sender has data
-/// it holds back (or its last send filled the window) until a loss or HyStart ends it, CUBIC's decrease is β = 0.7, a timeout
-/// collapses it to a segment and doubles the next timeout, and an idle connection restarts as
-/// Linux's does.
+/// it holds back (or its last send filled the window) until a loss or HyStart ends it,
+/// congestion avoidance grows it for every acknowledged byte while the window limits the sender,
+/// CUBIC's decrease is β = 0.7 of the window the loss found, a timeout collapses it to a segment
+/// and doubles the next timeout, and an idle connection restarts as Linux's does.
 @Suite struct CongestionWindowTests {
     static let segment = 1_448.0
     static let roundTrip: Int64 = 100_000_000
@@ -39,22 +40,22 @@ import Testing
         window.roundAcknowledged(bytes: 20 * Self.segment, waiting: 11.5 * Self.segment, at: 2 * Self.roundTrip, roundTrip: Self.roundTrip)
         #expect(window.window == 40 * Self.segment)
         window.released(11.5 * Self.segment, room: 40 * Self.segment, burst: false)
-        window.lastRoundAcknowledged(bytes: 11.5 * Self.segment, at: 3 * Self.roundTrip)
+        window.lastRoundAcknowledged(bytes: 11.5 * Self.segment, at: 3 * Self.roundTrip, roundTrip: Self.roundTrip)
         #expect(window.window == 51.5 * Self.segment)
         // A last round that leaves more than a segment unused adds nothing.
         var spare = Self.fresh()
         spare.released(10.5 * Self.segment, room: 40 * Self.segment, burst: false)
-        spare.lastRoundAcknowledged(bytes: 10.5 * Self.segment, at: Self.roundTrip)
+        spare.lastRoundAcknowledged(bytes: 10.5 * Self.segment, at: Self.roundTrip, roundTrip: Self.roundTrip)
         #expect(spare.window == 10 * Self.segment)
         // A burst fills the window when less than a segment of it stays free: a response of
         // nine and a half segments in a window of ten does; a TLS flight of three does not.
         var burst = Self.fresh()
         burst.released(9.5 * Self.segment, room: 10 * Self.segment, burst: true)
-        burst.lastRoundAcknowledged(bytes: 9.5 * Self.segment, at: Self.roundTrip)
+        burst.lastRoundAcknowledged(bytes: 9.5 * Self.segment, at: Self.roundTrip, roundTrip: Self.roundTrip)
         #expect(burst.window == 19.5 * Self.segment)
         var flight = Self.fresh()
         flight.released(3 * Self.segment, room: 10 * Self.segment, burst: true)
-        flight.lastRoundAcknowledged(bytes: 3 * Self.segment, at: Self.roundTrip)
+        flight.lastRoundAcknowledged(bytes: 3 * Self.segment, at: Self.roundTrip, roundTrip: Self.roundTrip)
         #expect(flight.window == 10 * Self.segment)
     }
 
@@ -68,7 +69,7 @@ import Testing
         #expect(abs(window.window - 0.7 * before) < 1 && !window.inSlowStart)
         var last = window.window
         for round in 6...70 {
-            window.roundAcknowledged(bytes: window.window, waiting: 10_000_000, at: Int64(round) * Self.roundTrip, roundTrip: Self.roundTrip)
+            Self.fullRound(&window, at: Int64(round) * Self.roundTrip)
             #expect(window.window >= last && window.window <= 1.5 * last + 1, "round \(round)")
             last = window.window
         }
@@ -113,10 +114,10 @@ import Testing
             var window = CongestionWindow(initialSegments: 10, segmentBytes: 1_448, clockPausesWhenIdle: clockPauses)
             Self.grown(&window, rounds: 2, roundTrip: Self.roundTrip)
             window.fastRecovery(at: 2 * Self.roundTrip)
-            window.roundAcknowledged(bytes: window.window, waiting: 100_000_000, at: 3 * Self.roundTrip, roundTrip: Self.roundTrip)
+            Self.fullRound(&window, at: 3 * Self.roundTrip)
             let before = window.window
             // Ten seconds idle, then a round with plenty to send.
-            window.roundAcknowledged(bytes: window.window, waiting: 100_000_000, at: 10_000_000_000, roundTrip: Self.roundTrip)
+            Self.fullRound(&window, at: 10_000_000_000)
             return (before, window.window)
         }
         let linux = afterIdle(clockPauses: true), ns3 = afterIdle(clockPauses: false)
@@ -125,6 +126,79 @@ import Testing
         #expect(linux.after < 1.1 * linux.before && linux.after < 40 * Self.segment)
         // ns-3: 10 s into the epoch, far past them: the fastest growth CUBIC allows, half a round.
         #expect(ns3.after == 1.5 * ns3.before)
+    }
+
+    @Test func congestionAvoidanceGrowsForEveryAcknowledgedByteWhileTheWindowLimitsTheSender() {
+        // ns-3's clock after ten seconds idle: CUBIC's target is far above, so every two
+        // segments acknowledged add one (TcpCubic::Update's count of at least 2).
+        func afterIdle() -> CongestionWindow {
+            var window = CongestionWindow(initialSegments: 10, segmentBytes: 1_448, clockPausesWhenIdle: false)
+            Self.grown(&window, rounds: 2, roundTrip: Self.roundTrip)
+            window.fastRecovery(at: 2 * Self.roundTrip)
+            return window
+        }
+        let start = afterIdle().window
+        var whole = afterIdle()
+        Self.fullRound(&whole, at: 10_000_000_000)
+        #expect(whole.window == 1.5 * start)
+        // The same bytes in two rounds (the second sent while the first still filled the buffer)
+        // grow it as much: the growth follows the acknowledgements, not the rounds.
+        var halves = afterIdle()
+        for half in 0..<2 {
+            halves.released(start / 2, room: start / 2, burst: false)
+            halves.roundAcknowledged(bytes: start / 2, waiting: 100_000_000, at: 10_000_000_000 + Int64(half), roundTrip: Self.roundTrip)
+        }
+        #expect(abs(halves.window - 1.5 * start) < 0.3 * Self.segment, "\(halves.window / Self.segment) segments")
+        // A sender that left more than a segment of the window unused does not grow it, and
+        // neither does the last round of a response that did not fill it.
+        var short = afterIdle()
+        short.released(start / 4, room: start, burst: false)
+        short.roundAcknowledged(bytes: start / 4, waiting: 100_000_000, at: 10_000_000_000, roundTrip: Self.roundTrip)
+        short.lastRoundAcknowledged(bytes: start / 4, at: 10_100_000_000, roundTrip: Self.roundTrip)
+        #expect(short.window == start)
+        // The last round of a response that filled it grows it like any other.
+        var last = afterIdle()
+        last.released(start, room: start, burst: false)
+        last.lastRoundAcknowledged(bytes: start, at: 10_000_000_000, roundTrip: Self.roundTrip)
+        #expect(last.window == 1.5 * start)
+    }
+
+    @Test func aLossCutsTheWindowItFoundGrownByTheAcknowledgementsBeforeIt() {
+        // Slow start at 40 segments: the round's first 20 segments were acknowledged before the
+        // loss showed (they grew the window to 60), so the cut is to 42, not 28.
+        var window = Self.fresh()
+        Self.grown(&window, rounds: 2, roundTrip: Self.roundTrip)
+        window.released(40 * Self.segment, room: 40 * Self.segment, burst: false)
+        window.acknowledgedBeforeLoss(20 * Self.segment, at: 3 * Self.roundTrip, roundTrip: Self.roundTrip)
+        window.fastRecovery(at: 3 * Self.roundTrip)
+        #expect(abs(window.window - 42 * Self.segment) < 1e-6 && window.threshold == window.window)
+        // Nothing acknowledged before it, or a sender the window did not limit: the cut is of the
+        // window as it was.
+        var unlimited = Self.fresh()
+        Self.grown(&unlimited, rounds: 2, roundTrip: Self.roundTrip)
+        unlimited.released(10 * Self.segment, room: 40 * Self.segment, burst: false)
+        unlimited.acknowledgedBeforeLoss(5 * Self.segment, at: 3 * Self.roundTrip, roundTrip: Self.roundTrip)
+        unlimited.fastRecovery(at: 3 * Self.roundTrip)
+        #expect(abs(unlimited.window - 28 * Self.segment) < 1e-6)
+    }
+
+    @Test func aLossBelowTheLastMaximumRemembersLessOfItAsFastConvergenceDoes() {
+        var window = Self.fresh()
+        Self.grown(&window, rounds: 3, roundTrip: Self.roundTrip)
+        window.fastRecovery(at: 4 * Self.roundTrip)
+        #expect(window.windowMax == 80 * Self.segment, "the first loss: the window it found")
+        // The next loss finds 56 segments, below the 80 remembered: CUBIC's maximum becomes
+        // 56 × (1 + 0.7) / 2 = 47.6 segments, making room for newer flows (RFC 9438 §4.7).
+        window.fastRecovery(at: 5 * Self.roundTrip)
+        #expect(abs(window.windowMax - 47.6 * Self.segment) < 1e-6)
+        window.timedOut(at: 6 * Self.roundTrip)
+        #expect(abs(window.windowMax - 39.2 * 0.85 * Self.segment) < 1e-6, "a timeout below it too")
+    }
+
+    /// A congestion-avoidance round of the whole window, the window filled by its release.
+    static func fullRound(_ window: inout CongestionWindow, at now: Int64) {
+        window.released(window.window, room: window.window, burst: false)
+        window.roundAcknowledged(bytes: window.window, waiting: 100_000_000, at: now, roundTrip: Self.roundTrip)
     }
 
     /// Slow start for `rounds` full rounds of `roundTrip` each, with plenty waiting.
