@@ -160,8 +160,11 @@ import Testing
             if logged.sorted() != model.sorted() { misses.append("connections \(logged), model \(model)") }
             for path in Set(crossed.map { records[$0].path }) {
                 let done = crossed.filter { records[$0].path == path && records[$0].status == 200 }
+                // The replay's arrivals are the log's, to the microsecond: where six responses
+                // share a full buffer, that can move one by a millisecond or two either way, so a
+                // response sooner than the model's is a miss of the round, not of the server.
                 for (real, modelled) in zip(done.map { records[$0].duration }.sorted(), done.map { expected[$0]!.duration ?? 0 }.sorted()) {
-                    #expect(real >= modelled - 1_000_000, "\(path): \(real) ns, below the model's \(modelled) ns")
+                    if real < modelled - 1_000_000 { misses.append("\(path): \(real) ns, below the model's \(modelled) ns") }
                     if real > modelled + 15_000_000 { misses.append("\(path): \(real) ns, model \(modelled) ns") }
                 }
             }
