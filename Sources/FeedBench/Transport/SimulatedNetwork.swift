@@ -580,9 +580,10 @@ final class SimulatedNetwork {
             return
         }
         if exchanges[i].transfer.timeoutAt != .max {
-            // The timer already runs: this loss waits for it too.
+            // The timer already runs: this loss waits for it too (`round` keeps the next round
+            // no later than the timer).
             exchanges[i].transfer.awaitingTimeout += lost
-            exchanges[i].transfer.nextRound = min(now + roundTrip, exchanges[i].transfer.timeoutAt)
+            exchanges[i].transfer.nextRound = now + roundTrip
             return
         }
         // Three packets sent after the first loss bring fast retransmit: those of this round
