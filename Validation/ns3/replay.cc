@@ -470,6 +470,7 @@ struct Request
     long connection = 0;      // as logged
     bool newConnection = false;
     size_t conn = 0;          // internal connection index
+    int64_t idleSinceUs = 0;  // when the response before it on its connection ended (as logged)
     uint64_t responseBytes = 0; // what the server sends: headers + body
 
     // What happened in ns-3.
@@ -1270,6 +1271,11 @@ main(int argc, char* argv[])
                 closedByCancel[r.connection] = false;
             }
             r.conn = live[r.connection];
+            if (!open && !g_conns[r.conn].requests.empty())
+            {
+                const Request& before = g_requests[g_conns[r.conn].requests.back()];
+                r.idleSinceUs = before.timeUs + before.modelUs;
+            }
             g_conns[r.conn].requests.push_back(i);
             if (r.status == 499)
             {
@@ -1432,9 +1438,12 @@ main(int argc, char* argv[])
         g_cwndTrace << "time_s,connection,what,bytes\n";
     }
 
-    // Requests sent at the same instant go out in the order FeedBench sent them: the log lists
-    // rows in order of completion, and the model numbers connections in the order it opened
-    // them, so ties are broken by connection number.
+    // Requests sent at the same instant go out in the order FeedBench sent them. The log lists
+    // rows in order of completion, so the order is the model's own choice of connection: each
+    // request takes the idle connection that became idle last (a response ended on it as
+    // logged), and when none is idle opens one, numbered in the order opened. So at one instant:
+    // requests on reused connections first, the most recently idle first, then those opening
+    // connections by number.
     std::vector<size_t> sendOrder(g_requests.size());
     for (size_t i = 0; i < sendOrder.size(); ++i)
     {
@@ -1443,7 +1452,19 @@ main(int argc, char* argv[])
     std::stable_sort(sendOrder.begin(), sendOrder.end(), [](size_t a, size_t b) {
         const Request& x = g_requests[a];
         const Request& y = g_requests[b];
-        return x.timeUs != y.timeUs ? x.timeUs < y.timeUs : x.connection < y.connection;
+        if (x.timeUs != y.timeUs)
+        {
+            return x.timeUs < y.timeUs;
+        }
+        if (x.newConnection != y.newConnection)
+        {
+            return !x.newConnection;
+        }
+        if (!x.newConnection && x.idleSinceUs != y.idleSinceUs)
+        {
+            return x.idleSinceUs > y.idleSinceUs;
+        }
+        return x.connection < y.connection;
     });
     int64_t endUs = 0;
     for (size_t i : sendOrder)
