@@ -16,7 +16,7 @@ import Foundation
 ///   connection's window (`CongestionWindow`) allows; a small answer waits behind the image data
 ///   queued before it. A round that would overflow the buffer loses its excess (a burst all of
 ///   it; slow start's rounds arrive at twice the rate they leave, so a burst meets only the part
-///   of the clocked rounds that has arrived: `Arrival`); random loss strikes packets
+///   of the clocked rounds that has arrived: `Transfer.Arrival`); random loss strikes packets
 ///   with the network's probability. Fast retransmit repairs a loss a round later when three
 ///   packets follow it; a burst's lost tail and a loss in the recovery round wait for the
 ///   retransmission timeout. Fast retransmit's retransmissions go out when the recovery starts:
@@ -91,65 +91,9 @@ final class SimulatedNetwork {
         var wake: Int64 = .max
         var think: Int64
         var responseBytes: Double
-        /// The transfer under way (the server's TLS flight, then the response).
-        var transfer = Transfer()
         /// Payload bytes of the response that have left the buffer.
         var received = 0.0
         var requestedAt: Int64
-    }
-
-    /// An exchange's transfer a round at a time, in payload bytes unless `Wire`.
-    struct Transfer {
-        var unsent = 0.0
-        var queuedWire = 0.0
-        /// The buffer's chunks of this exchange: none left means nothing of it is queued.
-        var queuedChunks = 0
-        var roundBytes = 0.0
-        var roundStartedAt: Int64 = 0
-        /// Whether the rounds are clocked by acknowledgements yet (after the first).
-        var clocked = false
-        /// Whether this round carries fast retransmit's retransmissions: losing one of them
-        /// waits for the timeout (no RACK in the reference; Linux would often do better).
-        var recovering = false
-        var nextRound: Int64 = .max
-        var pendingLoss = PendingLoss.none
-        /// The last round's lost bytes, and those acknowledged before its first loss.
-        var lostInRound = 0.0
-        var acknowledgedBeforeLoss = 0.0
-        /// Bytes whose retransmissions were lost: only the retransmission timer resends them.
-        var awaitingTimeout = 0.0
-        /// When that timer fires (`.max`: it is not running); losses meanwhile wait for it too.
-        var timeoutAt: Int64 = .max
-        /// How the last clocked round reaches the buffer.
-        var arrival = Arrival()
-    }
-
-    /// A clocked round's bytes reach the buffer spread over a span, not at its start: a
-    /// slow-start round over the time half of it takes to drain (two packets for each one
-    /// acknowledged), a congestion-avoidance round over the path's round trip. The model queues
-    /// the whole round at its start; a burst arriving meanwhile meets only what has arrived.
-    struct Arrival {
-        var wire = 0.0
-        var start: Int64 = 0
-        var span: Int64 = 1
-
-        /// The wire bytes of the round still on their way at `now`. O(1).
-        func pending(at now: Int64) -> Double {
-            let left = start + span - now
-            return left > 0 ? wire * Double(left) / Double(span) : 0
-        }
-    }
-
-    /// How the last round's loss is repaired when the next round starts.
-    enum PendingLoss {
-        case none
-        /// Fast retransmit: the window drops to β of itself.
-        case fastRecovery
-        /// The retransmission timeout: the window collapses to one segment.
-        case timeout
-        /// Fast retransmit that could not repair the round (it lost several packets), then the
-        /// timeout: both decreases.
-        case failedRecovery
     }
 
     /// Bytes of one round of one exchange, queued in the buffer in arrival order.
@@ -174,6 +118,11 @@ final class SimulatedNetwork {
     @exclusivity(unchecked) private var openedConnections = 0
     /// Payloads whose last byte arrived, in order, until taken.
     @exclusivity(unchecked) private var delivered: [Payload] = []
+    /// The exchanges' earliest stage change or round, and whose (`nil`: not known). Kept until
+    /// an exchange's `wake`, round or place in the list may change — only an event `advance`
+    /// plays, `send`, `cancel` and `reset` change them, and each drops it — so a look that
+    /// finds nothing due scans nothing.
+    @exclusivity(unchecked) private var agenda: (time: Int64, who: Int)?
 
     private let wirePerPayload: Double
     private let downlinkWirePerNanosecond: Double
@@ -207,6 +156,7 @@ final class SimulatedNetwork {
             exchange.wake = uplinkArrival(Sizes.request + Sizes.headers, at: now, lossTimeout: connections[index].window.timeout) + jitter()
         }
         exchanges.append(exchange)
+        agenda = nil
         return (connections[index].id, opened)
     }
 
@@ -218,13 +168,12 @@ final class SimulatedNetwork {
         advance(to: now)
         guard let index = exchanges.firstIndex(where: { $0.payload == payload }) else { return 0 }
         let exchange = exchanges[index]
+        agenda = nil
         connections[exchange.connection].close()
         let received = exchange.stage == .responding || exchange.stage == .delivering ? exchange.received : 0
-        if exchange.transfer.queuedChunks > 0 && (exchange.stage == .responding || exchange.stage == .serverFlight) {
+        if connections[exchange.connection].transfer.queuedChunks > 0 && (exchange.stage == .responding || exchange.stage == .serverFlight) {
             exchanges[index].payload = .discarded
-            exchanges[index].transfer.unsent = 0
-            exchanges[index].transfer.nextRound = .max
-            exchanges[index].transfer.pendingLoss = .none
+            connections[exchange.connection].transfer.stop()
         } else {
             exchanges.remove(at: index)
         }
@@ -235,6 +184,7 @@ final class SimulatedNetwork {
     func reset(at now: Int64) {
         advance(to: now)
         exchanges.removeAll()
+        agenda = nil
         buffer.removeAll()
         bufferedWire = 0
         for i in connections.indices { connections[i].close() }
@@ -261,7 +211,7 @@ final class SimulatedNetwork {
 
     /// When the network next needs to look at itself, if ever. O(exchanges).
     func nextTime() -> Int64? {
-        let next = min(nextDeparture() ?? .max, exchanges.reduce(Int64.max) { min($0, $1.wake, $1.transfer.nextRound) })
+        let next = min(nextDeparture() ?? .max, earliest().time)
         return next == .max ? nil : next
     }
 
@@ -363,17 +313,14 @@ final class SimulatedNetwork {
             budget -= served
             let left = head.wire - served
             bufferedWire = max(0, bufferedWire - served)
-            let i = exchanges.firstIndex { $0.id == head.exchange }
-            if let i { exchanges[i].received += served / wirePerPayload }
             if left > 0 {
                 buffer[buffer.startIndex].wire = left
-                if let i { exchanges[i].transfer.queuedWire = max(0, exchanges[i].transfer.queuedWire - served) }
             } else {
                 buffer.removeFirst()
-                if let i {
-                    exchanges[i].transfer.queuedChunks -= 1
-                    exchanges[i].transfer.queuedWire = exchanges[i].transfer.queuedChunks == 0 ? 0 : max(0, exchanges[i].transfer.queuedWire - served)
-                }
+            }
+            if let i = exchanges.firstIndex(where: { $0.id == head.exchange }) {
+                exchanges[i].received += served / wirePerPayload
+                connections[exchanges[i].connection].transfer.served(served, chunkLeft: left == 0)
             }
         }
         if buffer.isEmpty { bufferedWire = 0 }
@@ -389,14 +336,11 @@ final class SimulatedNetwork {
     private func advance(to now: Int64, settling: Bool = true) {
         while true {
             let departure = nextDeparture() ?? .max
-            var wake = Int64.max, who = -1
-            for i in exchanges.indices {
-                let t = min(exchanges[i].wake, exchanges[i].transfer.nextRound)
-                if t < wake { (wake, who) = (t, i) }
-            }
+            let (wake, who) = earliest()
             let next = min(departure, wake)
             guard next <= now else { break }
             drain(to: next)
+            agenda = nil
             if departure <= wake {
                 emptied(at: next)
             } else {
@@ -406,19 +350,33 @@ final class SimulatedNetwork {
         if settling { drain(to: now) }
     }
 
+    /// The exchanges' earliest stage change or round and whose, the first in the list on a tie
+    /// (`.max` and -1 when none is due). O(1) when `agenda` holds it, else O(exchanges).
+    private func earliest() -> (time: Int64, who: Int) {
+        if let agenda { return agenda }
+        var wake = Int64.max, who = -1
+        for i in exchanges.indices {
+            let t = min(exchanges[i].wake, connections[exchanges[i].connection].transfer.nextRound)
+            if t < wake { (wake, who) = (t, i) }
+        }
+        agenda = (wake, who)
+        return (wake, who)
+    }
+
     /// Responses whose queued bytes have all left the buffer at `now`: delivered if nothing is
     /// left to send, else waiting for their next round.
     private func emptied(at now: Int64) {
         var i = 0
         while i < exchanges.count {
-            if exchanges[i].transfer.queuedChunks == 0 && exchanges[i].transfer.unsent == 0 && exchanges[i].transfer.pendingLoss == .none
+            let c = exchanges[i].connection
+            if connections[c].transfer.queuedChunks == 0 && connections[c].transfer.unsent == 0 && connections[c].transfer.pendingLoss == .none
                 && (exchanges[i].stage == .responding || exchanges[i].stage == .serverFlight) {
                 if exchanges[i].payload == .discarded {
                     exchanges.remove(at: i)
                     continue
                 }
-                exchanges[i].transfer.nextRound = .max
-                connections[exchanges[i].connection].window.lastRoundAcknowledged(bytes: exchanges[i].transfer.roundBytes, at: now, roundTrip: now - exchanges[i].transfer.roundStartedAt)
+                connections[c].transfer.nextRound = .max
+                connections[c].window.lastRoundAcknowledged(bytes: connections[c].transfer.roundBytes, at: now, roundTrip: now - connections[c].transfer.roundStartedAt)
                 exchanges[i].wake = now + network.oneWayDelay.lowerBound
                 exchanges[i].stage = exchanges[i].stage == .serverFlight ? .flightArriving : .delivering
             }
@@ -428,7 +386,7 @@ final class SimulatedNetwork {
 
     /// The exchange `i`'s next stage change or round, at `now`.
     private func step(_ i: Int, at now: Int64) {
-        if exchanges[i].transfer.nextRound <= exchanges[i].wake {
+        if connections[exchanges[i].connection].transfer.nextRound <= exchanges[i].wake {
             round(i, at: now)
             return
         }
@@ -476,13 +434,8 @@ final class SimulatedNetwork {
     }
 
     private func startTransfer(_ i: Int, bytes: Double, at now: Int64) {
-        exchanges[i].transfer.unsent = bytes
+        connections[exchanges[i].connection].transfer.start(bytes)
         exchanges[i].received = 0
-        exchanges[i].transfer.roundBytes = 0
-        exchanges[i].transfer.clocked = false
-        exchanges[i].transfer.pendingLoss = .none
-        exchanges[i].transfer.awaitingTimeout = 0
-        exchanges[i].transfer.timeoutAt = .max
         release(i, at: now)
     }
 
@@ -490,28 +443,28 @@ final class SimulatedNetwork {
     /// learns how the last round went, and the next round's bytes are released.
     private func round(_ i: Int, at now: Int64) {
         let c = exchanges[i].connection
-        let roundTrip = now - exchanges[i].transfer.roundStartedAt
-        if exchanges[i].transfer.timeoutAt <= now {
+        let roundTrip = now - connections[c].transfer.roundStartedAt
+        if connections[c].transfer.timeoutAt <= now {
             // The lost retransmissions go again, from a window of one segment.
             connections[c].window.timedOut(at: now)
-            exchanges[i].transfer.awaitingTimeout = 0
-            exchanges[i].transfer.timeoutAt = .max
-            exchanges[i].transfer.recovering = false
-            exchanges[i].transfer.pendingLoss = .none
+            connections[c].transfer.awaitingTimeout = 0
+            connections[c].transfer.timeoutAt = .max
+            connections[c].transfer.recovering = false
+            connections[c].transfer.pendingLoss = .none
             release(i, at: now)
             return
         }
-        let loss = exchanges[i].transfer.pendingLoss
+        let loss = connections[c].transfer.pendingLoss
         switch loss {
         case .none:
             connections[c].window.sample(roundTrip: roundTrip)
             // A recovery waiting for its timer does not grow the window.
-            if exchanges[i].transfer.timeoutAt == .max {
-                connections[c].window.roundAcknowledged(bytes: exchanges[i].transfer.roundBytes, waiting: exchanges[i].transfer.unsent, at: now, roundTrip: roundTrip)
+            if connections[c].transfer.timeoutAt == .max {
+                connections[c].window.roundAcknowledged(bytes: connections[c].transfer.roundBytes, waiting: connections[c].transfer.unsent, at: now, roundTrip: roundTrip)
             }
         case .fastRecovery, .failedRecovery:
             if loss == .fastRecovery { connections[c].window.sample(roundTrip: roundTrip) }
-            connections[c].window.acknowledgedBeforeLoss(exchanges[i].transfer.acknowledgedBeforeLoss, at: now, roundTrip: roundTrip)
+            connections[c].window.acknowledgedBeforeLoss(connections[c].transfer.acknowledgedBeforeLoss, at: now, roundTrip: roundTrip)
             connections[c].window.fastRecovery(at: now)
             if loss == .failedRecovery { connections[c].window.timedOut(at: now) }
         case .timeout:
@@ -519,71 +472,72 @@ final class SimulatedNetwork {
         }
         // Fast retransmit's retransmissions meet the buffer as it is now: without room for them
         // they are lost, and the timer runs from the round's last acknowledgement.
-        if loss == .fastRecovery && bufferWire - arrivedWire(at: now) < exchanges[i].transfer.lostInRound * wirePerPayload {
-            exchanges[i].transfer.awaitingTimeout += exchanges[i].transfer.lostInRound
-            if exchanges[i].transfer.timeoutAt == .max {
-                exchanges[i].transfer.timeoutAt = now + roundTripNow() + connections[c].window.timeout
+        if loss == .fastRecovery && bufferWire - arrivedWire(at: now) < connections[c].transfer.lostInRound * wirePerPayload {
+            connections[c].transfer.awaitingTimeout += connections[c].transfer.lostInRound
+            if connections[c].transfer.timeoutAt == .max {
+                connections[c].transfer.timeoutAt = now + roundTripNow() + connections[c].window.timeout
             }
         }
-        exchanges[i].transfer.recovering = loss == .fastRecovery
-        exchanges[i].transfer.pendingLoss = .none
+        connections[c].transfer.recovering = loss == .fastRecovery
+        connections[c].transfer.pendingLoss = .none
         release(i, at: now)
-        exchanges[i].transfer.nextRound = min(exchanges[i].transfer.nextRound, exchanges[i].transfer.timeoutAt)
+        connections[c].transfer.nextRound = min(connections[c].transfer.nextRound, connections[c].transfer.timeoutAt)
     }
 
     /// Releases what the window allows of exchange `i`'s unsent bytes into the buffer at `now`,
     /// losing what overflows it and what random loss strikes, and sets its next round.
     private func release(_ i: Int, at now: Int64) {
-        let window = connections[exchanges[i].connection].window
+        let c = exchanges[i].connection
+        let window = connections[c].window
         // The bytes still in the buffer hold the window; those that have left it are
         // acknowledged during the round now starting, freeing the window as the round goes.
-        let room = max(0, window.window - exchanges[i].transfer.queuedWire / wirePerPayload)
-        let bytes = min(exchanges[i].transfer.unsent - exchanges[i].transfer.awaitingTimeout, room)
+        let room = max(0, window.window - connections[c].transfer.queuedWire / wirePerPayload)
+        let bytes = min(connections[c].transfer.unsent - connections[c].transfer.awaitingTimeout, room)
         // A transfer's first round is a burst: the server sends its window at once.
-        let first = !exchanges[i].transfer.clocked
+        let first = !connections[c].transfer.clocked
         // A burst meets what has reached the buffer: not the rest of the clocked rounds still
         // arriving (lte's browsing: without it, ns-3's median download is 0.89 of the model's).
         let queuedBefore = first ? arrivedWire(at: now) : bufferedWire
-        if bytes > 0 { connections[exchanges[i].connection].window.released(bytes, room: room, burst: first) }
-        exchanges[i].transfer.clocked = true
-        exchanges[i].transfer.roundStartedAt = now
-        exchanges[i].transfer.roundBytes = bytes
+        if bytes > 0 { connections[c].window.released(bytes, room: room, burst: first) }
+        connections[c].transfer.clocked = true
+        connections[c].transfer.roundStartedAt = now
+        connections[c].transfer.roundBytes = bytes
         let roundTrip = roundTripNow()
         guard bytes > 0 else {
             // Nothing to send: the next round comes with the acknowledgements of what is in
             // flight, or, when all that is left waits for the timer, when it fires.
-            let waitsForTimer = exchanges[i].transfer.timeoutAt != .max
-                && exchanges[i].transfer.unsent <= exchanges[i].transfer.awaitingTimeout
-            exchanges[i].transfer.nextRound = waitsForTimer ? exchanges[i].transfer.timeoutAt
-                : exchanges[i].transfer.unsent > 0 ? now + roundTrip : .max
+            let waitsForTimer = connections[c].transfer.timeoutAt != .max
+                && connections[c].transfer.unsent <= connections[c].transfer.awaitingTimeout
+            connections[c].transfer.nextRound = waitsForTimer ? connections[c].transfer.timeoutAt
+                : connections[c].transfer.unsent > 0 ? now + roundTrip : .max
             return
         }
         let loss = roundLoss(bytes: bytes, burst: first, slowStart: window.inSlowStart, queuedBefore: queuedBefore)
         let wire = bytes * wirePerPayload
         let lost = loss.wire / wirePerPayload
-        exchanges[i].transfer.unsent -= bytes - lost
-        exchanges[i].transfer.queuedWire += wire - loss.wire
+        connections[c].transfer.unsent -= bytes - lost
+        connections[c].transfer.queuedWire += wire - loss.wire
         if wire - loss.wire > 0 {
             buffer.append(Chunk(exchange: exchanges[i].id, wire: wire - loss.wire))
-            exchanges[i].transfer.queuedChunks += 1
+            connections[c].transfer.queuedChunks += 1
             bufferedWire += wire - loss.wire
             if !first {
                 let span = window.inSlowStart ? (wire / 2 / downlinkWirePerNanosecond).rounded(.up) : Double(network.baseRoundTrip)
-                exchanges[i].transfer.arrival = Arrival(wire: wire - loss.wire, start: now, span: max(1, Int64(span)))
+                connections[c].transfer.arrival = Transfer.Arrival(wire: wire - loss.wire, start: now, span: max(1, Int64(span)))
             }
         }
-        exchanges[i].transfer.roundBytes = bytes - lost
-        exchanges[i].transfer.lostInRound = lost
-        exchanges[i].transfer.acknowledgedBeforeLoss = min(bytes - lost, Double(loss.beforeLoss) * Double(network.maxSegmentBytes))
+        connections[c].transfer.roundBytes = bytes - lost
+        connections[c].transfer.lostInRound = lost
+        connections[c].transfer.acknowledgedBeforeLoss = min(bytes - lost, Double(loss.beforeLoss) * Double(network.maxSegmentBytes))
         guard lost > 0 else {
-            exchanges[i].transfer.nextRound = exchanges[i].transfer.unsent > 0 ? now + roundTrip : .max
+            connections[c].transfer.nextRound = connections[c].transfer.unsent > 0 ? now + roundTrip : .max
             return
         }
-        if exchanges[i].transfer.timeoutAt != .max {
+        if connections[c].transfer.timeoutAt != .max {
             // The timer already runs: this loss waits for it too (`round` keeps the next round
             // no later than the timer).
-            exchanges[i].transfer.awaitingTimeout += lost
-            exchanges[i].transfer.nextRound = now + roundTrip
+            connections[c].transfer.awaitingTimeout += lost
+            connections[c].transfer.nextRound = now + roundTrip
             return
         }
         // Three packets sent after the first loss bring fast retransmit: those of this round
@@ -591,15 +545,15 @@ final class SimulatedNetwork {
         // as survived, in slow start) if there is any left to send.
         let segment = Double(network.maxSegmentBytes)
         let survivors = loss.packets - Int((lost / segment).rounded(.up))
-        let newData = min(Int((exchanges[i].transfer.unsent - lost) / segment), window.inSlowStart ? survivors : survivors / 8)
+        let newData = min(Int((connections[c].transfer.unsent - lost) / segment), window.inSlowStart ? survivors : survivors / 8)
         let after = (loss.tailDrop ? 0 : loss.packets - 1 - loss.first) + max(0, newData)
-        if after >= 3 && !exchanges[i].transfer.recovering {
-            exchanges[i].transfer.pendingLoss = .fastRecovery
-            exchanges[i].transfer.nextRound = now + roundTrip
+        if after >= 3 && !connections[c].transfer.recovering {
+            connections[c].transfer.pendingLoss = .fastRecovery
+            connections[c].transfer.nextRound = now + roundTrip
         } else {
             // The timer runs from the last acknowledgement, a round trip after the round left.
-            exchanges[i].transfer.pendingLoss = after >= 3 ? .failedRecovery : .timeout
-            exchanges[i].transfer.nextRound = now + roundTrip + window.timeout
+            connections[c].transfer.pendingLoss = after >= 3 ? .failedRecovery : .timeout
+            connections[c].transfer.nextRound = now + roundTrip + window.timeout
         }
     }
 
@@ -608,7 +562,7 @@ final class SimulatedNetwork {
     func arrivedWire(at now: Int64) -> Double {
         var arrived = bufferedWire
         for exchange in exchanges {
-            arrived -= min(exchange.transfer.queuedWire, exchange.transfer.arrival.pending(at: now))
+            arrived -= min(connections[exchange.connection].transfer.queuedWire, connections[exchange.connection].transfer.arrival.pending(at: now))
         }
         return max(0, arrived)
     }
@@ -688,7 +642,7 @@ final class SimulatedNetwork {
         let responding = exchange.stage == .responding
         if responding && exchange.received >= bytes { return lastUpdate + delay }
         let at = { (wire: Double) in self.lastUpdate + Int64((wire / self.downlinkWirePerNanosecond).rounded(.up)) }
-        let next = min(exchange.wake, exchange.transfer.nextRound)
+        let next = min(exchange.wake, connections[exchange.connection].transfer.nextRound)
         var departed = exchange.received
         var ahead = 0.0
         var lastQueued: Double?

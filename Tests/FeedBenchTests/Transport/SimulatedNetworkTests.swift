@@ -123,7 +123,7 @@ import Testing
         while let time = network.nextTime() {
             delivered += network.takeDelivered(at: time).count
             for exchange in network.exchanges {
-                let transfer = exchange.transfer
+                let transfer = network.connections[exchange.connection].transfer
                 if transfer.timeoutAt != .max {
                     #expect(transfer.awaitingTimeout > 0 && transfer.unsent >= transfer.awaitingTimeout, "the lost bytes wait for the timer")
                     #expect(transfer.pendingLoss == .none, "a loss meanwhile waits for the same timer")
@@ -156,12 +156,13 @@ import Testing
         func recoveries(downloads: Int) -> (fast: Int, timers: Int) {
             let network = SimulatedNetwork(network: .lte, seed: 1)
             for url in 1...downloads { network.send(.image(url: UInt64(url), serial: url), to: .images, responseBytes: 3_000_000, at: 0) }
-            var seen: [Int: (SimulatedNetwork.PendingLoss, Int64)] = [:]
+            var seen: [Int: (Transfer.PendingLoss, Int64)] = [:]
             var counts = (fast: 0, timers: 0)
             while let time = network.nextTime() {
                 _ = network.takeDelivered(at: time)
                 for exchange in network.exchanges {
-                    let state = (exchange.transfer.pendingLoss, exchange.transfer.timeoutAt)
+                    let transfer = network.connections[exchange.connection].transfer
+                    let state = (transfer.pendingLoss, transfer.timeoutAt)
                     let before = seen[exchange.id] ?? (.none, .max)
                     if state.0 == .fastRecovery && before.0 != .fastRecovery { counts.fast += 1 }
                     if state.1 != .max && before.1 == .max { counts.timers += 1 }
@@ -186,12 +187,13 @@ import Testing
         var checked = 0
         while let time = network.nextTime(), checked == 0 {
             _ = network.takeDelivered(at: time)
-            guard let download = network.exchanges.first, download.transfer.clocked,
-                  download.transfer.arrival.start == time, download.transfer.arrival.wire > 10 * 1_500,
+            guard let download = network.exchanges.first,
+                  case let transfer = network.connections[download.connection].transfer, transfer.clocked,
+                  transfer.arrival.start == time, transfer.arrival.wire > 10 * 1_500,
                   // a slow-start round: a congestion-avoidance one arrives over the round trip
-                  download.transfer.arrival.span < NetworkProfile.threeG.baseRoundTrip
+                  transfer.arrival.span < NetworkProfile.threeG.baseRoundTrip
             else { continue }
-            let arrival = download.transfer.arrival
+            let arrival = transfer.arrival
             #expect(abs(Double(arrival.span) - (arrival.wire / 2 / rate).rounded(.up)) <= 1)
             #expect(abs(network.arrivedWire(at: time) - max(0, network.bufferedWire - arrival.wire)) < 1)
             let halfway = time + arrival.span / 2
@@ -221,7 +223,7 @@ import Testing
         while moment == nil, let time = probe.nextTime() {
             if probe.takeDelivered(at: time).contains(.image(url: 2, serial: 2)) { idleSince = time }
             guard let idleSince, time - idleSince < profile.idleTimeout / 2,
-                  let download = probe.exchanges.first, download.transfer.arrival.start == time
+                  let download = probe.exchanges.first, probe.connections[download.connection].transfer.arrival.start == time
             else { continue }
             let buffer = Double(profile.bufferPackets) * packet
 
@@ -238,8 +240,9 @@ import Testing
         #expect(shared.send(.image(url: 3, serial: 3), to: .images, responseBytes: 100_000, at: sent).opened == false)
         _ = shared.takeDelivered(at: moment)
         let second = shared.exchanges.first { $0.payload == .image(url: 3, serial: 3) }!
-        #expect(second.stage == .responding && second.transfer.roundStartedAt == moment)
-        #expect(second.transfer.pendingLoss == .none && second.transfer.roundBytes == Double(profile.initialWindowSegments * profile.maxSegmentBytes))
+        let transfer = shared.connections[second.connection].transfer
+        #expect(second.stage == .responding && transfer.roundStartedAt == moment)
+        #expect(transfer.pendingLoss == .none && transfer.roundBytes == Double(profile.initialWindowSegments * profile.maxSegmentBytes))
     }
 
     @Test func theAPIsAnswerQueuesBehindImageData() {

@@ -1,0 +1,83 @@
+/// What a connection is sending, a round trip at a time: the bytes still to send and those in
+/// the bottleneck buffer, the round under way, the loss it met and how it will be repaired, and
+/// the retransmission timer. It belongs to the connection (`TCPConnection.transfer`), as TCP's
+/// state does: HTTP/1.1 puts one response (or the server's TLS flight) through it at a time,
+/// and a request that takes an idle connection starts it afresh. Payload bytes unless named
+/// `Wire`.
+struct Transfer: Sendable {
+    var unsent = 0.0
+    var queuedWire = 0.0
+    /// The buffer's chunks of this transfer: none left means nothing of it is queued.
+    var queuedChunks = 0
+    var roundBytes = 0.0
+    var roundStartedAt: Int64 = 0
+    /// Whether the rounds are clocked by acknowledgements yet (after the first).
+    var clocked = false
+    /// Whether this round carries fast retransmit's retransmissions: losing one of them
+    /// waits for the timeout (no RACK in the reference; Linux would often do better).
+    var recovering = false
+    var nextRound: Int64 = .max
+    var pendingLoss = PendingLoss.none
+    /// The last round's lost bytes, and those acknowledged before its first loss.
+    var lostInRound = 0.0
+    var acknowledgedBeforeLoss = 0.0
+    /// Bytes whose retransmissions were lost: only the retransmission timer resends them.
+    var awaitingTimeout = 0.0
+    /// When that timer fires (`.max`: it is not running); losses meanwhile wait for it too.
+    var timeoutAt: Int64 = .max
+    /// How the last clocked round reaches the buffer.
+    var arrival = Arrival()
+
+    /// A new transfer of `bytes` starts: its first round will be a burst, and no loss or timer
+    /// carries over. O(1).
+    mutating func start(_ bytes: Double) {
+        unsent = bytes
+        roundBytes = 0
+        clocked = false
+        pendingLoss = .none
+        awaitingTimeout = 0
+        timeoutAt = .max
+    }
+
+    /// Nothing more is sent (a cancel closed the connection); what is queued still drains. O(1).
+    mutating func stop() {
+        unsent = 0
+        nextRound = .max
+        pendingLoss = .none
+    }
+
+    /// `wire` bytes of its oldest queued chunk have left the buffer; `chunkLeft` when that was
+    /// the chunk's last. O(1).
+    mutating func served(_ wire: Double, chunkLeft: Bool) {
+        if chunkLeft { queuedChunks -= 1 }
+        queuedWire = chunkLeft && queuedChunks == 0 ? 0 : max(0, queuedWire - wire)
+    }
+
+    /// A clocked round's bytes reach the buffer spread over a span, not at its start: a
+    /// slow-start round over the time half of it takes to drain (two packets for each one
+    /// acknowledged), a congestion-avoidance round over the path's round trip. The model queues
+    /// the whole round at its start; a burst arriving meanwhile meets only what has arrived.
+    struct Arrival: Sendable {
+        var wire = 0.0
+        var start: Int64 = 0
+        var span: Int64 = 1
+
+        /// The wire bytes of the round still on their way at `now`. O(1).
+        func pending(at now: Int64) -> Double {
+            let left = start + span - now
+            return left > 0 ? wire * Double(left) / Double(span) : 0
+        }
+    }
+
+    /// How the last round's loss is repaired when the next round starts.
+    enum PendingLoss: Sendable {
+        case none
+        /// Fast retransmit: the window drops to β of itself.
+        case fastRecovery
+        /// The retransmission timeout: the window collapses to one segment.
+        case timeout
+        /// Fast retransmit that could not repair the round (it lost several packets), then the
+        /// timeout: both decreases.
+        case failedRecovery
+    }
+}
