@@ -23,7 +23,7 @@ struct RunMatrixOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Comma-separated behaviours (reader, browser, skimmer, revisitor) or recorded t_ms,offset_pt CSV files (default: browser,skimmer).", valueName: "list"))
     var trace: String?
 
-    @Option(help: ArgumentHelp("Network preset (wifi, dsl, lte, 3g, edge, very-bad); default: the profile's.", valueName: "name"))
+    @Option(help: .network)
     var network: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Comma-separated memory-cache cost limits: sizes with a unit (200MB, 150MiB), multiples of the profile's (0.25x), or shares of the device's RAM (2%ram) (default: 0.03125x,0.0625x,0.125x,0.25x,0.5x,1x; a preset's own limit).", valueName: "list"))

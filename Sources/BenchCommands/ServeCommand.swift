@@ -42,7 +42,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A built-in profile or a profile JSON file: its network is the default.", valueName: "name|file"))
     var profile = "low-end"
 
-    @Option(help: ArgumentHelp("Network preset (wifi, dsl, lte, 3g, edge, very-bad); default: the profile's.", valueName: "name"))
+    @Option(help: .network)
     var network: String?
 
     @Option(help: ArgumentHelp("The seed of the feed's pages and of the latency, fault and network draws.", valueName: "seed"))

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+extension ArgumentHelp {
+    /// `--network`'s help, the same for `bench run` (and the main job) and `bench serve`: a
+    /// preset's name or a network JSON file, resolved by `NetworkFile.resolve`.
+    static let network = ArgumentHelp(
+        "A network preset (wifi, dsl, lte, 3g, edge, very-bad) or a network JSON file (bench profiles --network NAME prints a preset as one to edit); default: the profile's.",
+        valueName: "name|file")
+}
