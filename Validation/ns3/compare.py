@@ -120,6 +120,11 @@ class Result:
     queued: int = 0
     late: int = 0
     incomplete: int = 0
+    # The downloads the model cancelled, and of them those ns-3 finished before the cancel:
+    # their ratio taken at the cancel (ns-3 from its send over the model's time to the cancel;
+    # the model's own time is longer, so each is an upper bound).
+    cancelled: int = 0
+    ns3_only: list[float] = field(default_factory=list)
 
 
 def read_network(path: Path) -> Network:
@@ -212,9 +217,13 @@ def ratios(output: str, source: str) -> Result:
     result = Result()
     for row in csv.DictReader(output.splitlines()):
         status = int(row["status"])
-        if status == 499:
-            continue
         kind = row["kind"]
+        if status == 499:
+            if kind == "image":
+                result.cancelled += 1
+                if row["completed"] == "1" and float(row["model_ms"]) > 0:
+                    result.ns3_only.append((float(row["ns3_ms"]) - held_ms(row)) / float(row["model_ms"]))
+            continue
         if kind == "image" and status != 200:
             continue
         if kind not in ("image", "api"):
@@ -338,6 +347,9 @@ def summarize(network: Network, results: list[Result]) -> tuple[list[str], list[
     api = [r for result in results for r in result.api]
     late = sum(result.late for result in results)
     incomplete = sum(result.incomplete for result in results)
+    cancelled = sum(result.cancelled for result in results)
+    ns3_only = [r for result in results for r in result.ns3_only]
+    either = f"{shown(median(downloads + ns3_only))}" if cancelled else "-"
     failures: list[str] = []
     if network.lossy:
         medians = [median(result.downloads) for result in results if result.downloads]
@@ -368,7 +380,7 @@ def summarize(network: Network, results: list[Result]) -> tuple[list[str], list[
                    shown(p90([r for result in results for r in result.self_ratios])),
                    shown(p90([r for result in results for r in result.ensemble])),
                    str(queued), str(late), str(len(api)), shown(median(api)), str(incomplete),
-                   "ok" if not failures else "FAIL"]
+                   f"{len(ns3_only)}/{cancelled}", either, "ok" if not failures else "FAIL"]
     distributions = [network.name, str(len(ns3)), shown(dist_median), shown(dist_p90), self_dist,
                      "ok" if not dist_failures else "FAIL"]
     return (per_request, distributions), failures, dist_failures
@@ -387,7 +399,7 @@ def verdicts(failures: list[tuple[str | None, str, str]]) -> tuple[list[str], in
 
 PER_REQUEST_HEADER = ["network", "runs", "downloads", "median", "run-medians", "p90",
                       "p90-from-log", "p10", "self-p90", "ens-p90", "queued", "late>50ms", "api",
-                      "api-median", "incomplete", "bands"]
+                      "api-median", "incomplete", "ns3-only", "either-median", "bands"]
 DISTRIBUTION_HEADER = ["network", "downloads", "dist-median", "dist-p90", "self-dist", "dist-bands"]
 
 
@@ -538,7 +550,11 @@ def main(argv: list[str]) -> int:
           "moved by up to 0.1 ms over ns-3 as logged, and the median of all those replays over "
           "the model (shown, not checked); queued: downloads ns-3 sent late behind a slower "
           "response on their connection; lossy networks: median and run-medians over runs "
-          "(log x seed).")
+          "(log x seed); ns3-only: of the downloads the model cancelled, those ns-3 finished "
+          "before the cancel; either-median: the median over the downloads either side finished, "
+          "those ns-3 alone finished at their ratio to the cancel, an upper bound (the median "
+          "above is over the downloads the model finished, picked for being fast in the model) "
+          "(shown, not checked).")
     print("as distributions:")
     print(table(DISTRIBUTION_HEADER, distributions))
     print("dist-median and dist-p90: the downloads' durations as two distributions, ns-3's "

@@ -121,6 +121,27 @@ class DistributionTests(unittest.TestCase):
         self.assertEqual(distributions, ["lte", "2", "1.000", "1.000", "-", "ok"])
         self.assertEqual(compare.quantile_ratios(result.ns3_durations, result.model_durations), (1.0, 1.0))
 
+    def test_a_cancelled_download_ns3_finished_counts_at_its_cancel_in_the_either_median(self):
+        # The model finished one download (ns-3 twice as slow on it) and cancelled two: ns-3
+        # finished one of those before the cancel, half-way to it (sent 100 ms late, timed from
+        # its send), and not the other.
+        result = compare.ratios(replay_output(
+            "1,0.000,image,200,1,1,1000,100.000,200.000,1,0.000",
+            "2,0.000,image,499,2,1,1000,1000.000,600.000,1,100.000",
+            "3,0.000,image,499,3,1,1000,1000.000,,0,0.000",
+        ), "a log")
+        self.assertEqual(result.downloads, [2.0])
+        self.assertEqual((result.cancelled, result.ns3_only), (2, [0.5]))
+        (per_request, _), failures, _ = compare.summarize(self.NETWORK, [result])
+        self.assertEqual(per_request[compare.PER_REQUEST_HEADER.index("median")], "2.000")
+        self.assertEqual(per_request[compare.PER_REQUEST_HEADER.index("ns3-only")], "1/2")
+        self.assertEqual(per_request[compare.PER_REQUEST_HEADER.index("either-median")], "1.250")
+        # The check's median stays the model-finished downloads' own.
+        self.assertTrue(any("median 2.000" in failure for failure in failures))
+        # With nothing cancelled there is no either-median.
+        plain, _, _ = compare.summarize(self.NETWORK, [self.result((100.0, 100.0))])
+        self.assertEqual(plain[0][compare.PER_REQUEST_HEADER.index("either-median")], "-")
+
     def test_a_slower_tail_fails_the_distribution_p90_and_names_it(self):
         # One slower download in ten is the p90's neighbour, not the p90.
         result = self.result(*[(100.0, 100.0)] * 9, (400.0, 200.0))
