@@ -349,7 +349,7 @@ def summarize(network: Network, results: list[Result]) -> tuple[list[str], list[
     incomplete = sum(result.incomplete for result in results)
     cancelled = sum(result.cancelled for result in results)
     ns3_only = [r for result in results for r in result.ns3_only]
-    either = f"{shown(median(downloads + ns3_only))}" if cancelled else "-"
+    either = shown(median(downloads + ns3_only)) if cancelled else "-"
     failures: list[str] = []
     if network.lossy:
         medians = [median(result.downloads) for result in results if result.downloads]

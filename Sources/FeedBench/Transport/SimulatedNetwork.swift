@@ -447,10 +447,7 @@ final class SimulatedNetwork {
         if connections[c].transfer.timeoutAt <= now {
             // The lost retransmissions go again, from a window of one segment.
             connections[c].window.timedOut(at: now)
-            connections[c].transfer.awaitingTimeout = 0
-            connections[c].transfer.timeoutAt = .max
-            connections[c].transfer.recovering = false
-            connections[c].transfer.pendingLoss = .none
+            connections[c].transfer.timerFired()
             release(i, at: now)
             return
         }

@@ -46,6 +46,15 @@ struct Transfer: Sendable {
         pendingLoss = .none
     }
 
+    /// The retransmission timer fired: the bytes it held go again with the next round, which
+    /// is no recovery, and no loss is pending. O(1).
+    mutating func timerFired() {
+        awaitingTimeout = 0
+        timeoutAt = .max
+        recovering = false
+        pendingLoss = .none
+    }
+
     /// `wire` bytes of its oldest queued chunk have left the buffer; `chunkLeft` when that was
     /// the chunk's last. O(1).
     mutating func served(_ wire: Double, chunkLeft: Bool) {
