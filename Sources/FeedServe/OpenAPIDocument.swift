@@ -209,6 +209,7 @@ enum OpenAPIDocument {
             maxSegmentBytes: {type: integer, minimum: 536, maximum: 65483}
             slowStartAfterIdle: {type: boolean}
             cubicPausesWhenIdle: {type: boolean}
+            recoveryTimeoutKeepsThreshold: {type: boolean}
             tls: {type: boolean}
             http: {const: "1.1"}
             connectionsPerHost: {type: integer, minimum: 1, maximum: 1000}

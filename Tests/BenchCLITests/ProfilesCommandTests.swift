@@ -57,6 +57,7 @@ import Testing
         for (edit, field) in [(("\"loss\": 0", "\"loss\": 2"), "loss"), (("\"bufferPackets\": 1000", "\"bufferPackets\": 0"), "bufferPackets"),
                               (("\"http\": \"1.1\"", "\"http\": \"3\""), "http"), (("\"tls\": true", "\"tls\": 1"), "tls"),
                               (("\"cubicPausesWhenIdle\": true", "\"cubicPausesWhenIdle\": \"no\""), "cubicPausesWhenIdle"),
+                              (("\"recoveryTimeoutKeepsThreshold\": true", "\"recoveryTimeoutKeepsThreshold\": 0"), "recoveryTimeoutKeepsThreshold"),
                               (("\"jitterMs\": 0", "\"jitter\": 0"), "jitter")] {
             let bad = folder.appendingPathComponent("bad.json").path
             try (try String(contentsOfFile: file, encoding: .utf8)).replacingOccurrences(of: edit.0, with: edit.1)

@@ -103,6 +103,7 @@ struct Network
     uint32_t mss = 1448;
     bool slowStartAfterIdle = true;
     bool cubicPausesWhenIdle = true;
+    bool recoveryTimeoutKeepsThreshold = true;
     bool tls = true;
     std::string http = "1.1";
 };
@@ -447,6 +448,7 @@ ReadNetwork(const std::string& path)
     required("tls");
     boolean("slowStartAfterIdle", net.slowStartAfterIdle);
     boolean("cubicPausesWhenIdle", net.cubicPausesWhenIdle);
+    boolean("recoveryTimeoutKeepsThreshold", net.recoveryTimeoutKeepsThreshold);
     boolean("tls", net.tls);
     text_field("http", net.http);
     return net;
@@ -1217,6 +1219,12 @@ main(int argc, char* argv[])
     {
         Warn(networkPath + ": cubicPausesWhenIdle is true or missing: ns-3 cannot reproduce it "
                            "(its CUBIC clock runs through idle)");
+    }
+    if (g_net.recoveryTimeoutKeepsThreshold)
+    {
+        Warn(networkPath + ": recoveryTimeoutKeepsThreshold is true or missing: ns-3 cannot "
+                           "reproduce it (a timeout in fast recovery takes its threshold from "
+                           "what is in flight)");
     }
     if (g_net.http != "1.1")
     {

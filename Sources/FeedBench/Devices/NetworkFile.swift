@@ -8,7 +8,8 @@ public enum NetworkFile {
     /// The fields, in the order the JSON lists them.
     public static let fields = ["name", "bitsPerSecond", "uplinkBitsPerSecond", "oneWayDelayMs", "jitterMs", "uplinkDelayMs", "loss",
                                 "uplinkLoss", "bufferPackets", "initialWindowSegments", "maxSegmentBytes", "slowStartAfterIdle",
-                                "cubicPausesWhenIdle", "tls", "http", "connectionsPerHost", "idleTimeoutMs", "retryTimeoutMs", "maxRetries"]
+                                "cubicPausesWhenIdle", "recoveryTimeoutKeepsThreshold", "tls", "http", "connectionsPerHost", "idleTimeoutMs",
+                                "retryTimeoutMs", "maxRetries"]
 
     /// `network`'s fields as JSON values, in `fields`' order.
     static func values(_ network: NetworkProfile) -> [(key: String, value: String)] {
@@ -18,7 +19,8 @@ public enum NetworkFile {
             ServeConditions.jsonString(network.name), String(network.bitsPerSecond), String(network.uplinkBitsPerSecond),
             ms(delay.lowerBound), ms(delay.upperBound - delay.lowerBound), ms(network.uplinkDelay), number(network.loss),
             number(network.uplinkLoss), String(network.bufferPackets), String(network.initialWindowSegments),
-            String(network.maxSegmentBytes), String(network.slowStartAfterIdle), String(network.cubicPausesWhenIdle), String(network.tls),
+            String(network.maxSegmentBytes), String(network.slowStartAfterIdle), String(network.cubicPausesWhenIdle),
+            String(network.recoveryTimeoutKeepsThreshold), String(network.tls),
             ServeConditions.jsonString(network.http), String(network.connectionsPerHost), ms(network.idleTimeout),
             ms(network.retryTimeout), String(network.maxRetries),
         ]

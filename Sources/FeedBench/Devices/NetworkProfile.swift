@@ -31,6 +31,11 @@ public struct NetworkProfile: Sendable, Hashable {
     /// connection's window grows as if the idle had not happened (Linux shifts the epoch's start
     /// by the idle, `bictcp_cwnd_event`); ns-3's clock runs on (false reproduces it).
     public var cubicPausesWhenIdle: Bool
+    /// Whether a retransmission timeout during fast recovery keeps the threshold the recovery
+    /// set (Linux: `tcp_enter_loss` recomputes it only from the open or disorder state); false
+    /// reproduces ns-3, which takes β of what is in flight (RFC 5681's FlightSize, which
+    /// proportional rate reduction has shrunk).
+    public var recoveryTimeoutKeepsThreshold: Bool
     /// Whether connections speak TLS 1.3 (one more round trip to open).
     public var tls: Bool
     /// The HTTP version: "1.1" (one response at a time per connection).
@@ -51,7 +56,8 @@ public struct NetworkProfile: Sendable, Hashable {
                 retryTimeout: Int64 = 1_000_000_000, maxRetries: Int = 3, connectionsPerHost: Int = 6,
                 uplinkBitsPerSecond: Int64? = nil, uplinkDelay: Int64? = nil, uplinkLoss: Double? = nil,
                 bufferPackets: Int = 50, initialWindowSegments: Int = 10, maxSegmentBytes: Int = 1_448,
-                slowStartAfterIdle: Bool = true, cubicPausesWhenIdle: Bool = true, tls: Bool = true, http: String = "1.1",
+                slowStartAfterIdle: Bool = true, cubicPausesWhenIdle: Bool = true, recoveryTimeoutKeepsThreshold: Bool = true,
+                tls: Bool = true, http: String = "1.1",
                 idleTimeout: Int64 = 30_000_000_000) {
         self.name = name
         self.bitsPerSecond = bitsPerSecond
@@ -68,6 +74,7 @@ public struct NetworkProfile: Sendable, Hashable {
         self.maxSegmentBytes = maxSegmentBytes
         self.slowStartAfterIdle = slowStartAfterIdle
         self.cubicPausesWhenIdle = cubicPausesWhenIdle
+        self.recoveryTimeoutKeepsThreshold = recoveryTimeoutKeepsThreshold
         self.tls = tls
         self.http = http
         self.idleTimeout = idleTimeout

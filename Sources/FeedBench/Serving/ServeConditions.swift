@@ -201,6 +201,9 @@ public struct ServeConditions: Sendable, Hashable {
             if let bytes = try whole("maxSegmentBytes", in: 536...65_483) { network.maxSegmentBytes = Int(bytes) }
             if let restart = object["slowStartAfterIdle"] { network.slowStartAfterIdle = try bool(restart, at: "network.slowStartAfterIdle") }
             if let pauses = object["cubicPausesWhenIdle"] { network.cubicPausesWhenIdle = try bool(pauses, at: "network.cubicPausesWhenIdle") }
+            if let keeps = object["recoveryTimeoutKeepsThreshold"] {
+                network.recoveryTimeoutKeepsThreshold = try bool(keeps, at: "network.recoveryTimeoutKeepsThreshold")
+            }
             if let tls = object["tls"] { network.tls = try bool(tls, at: "network.tls") }
             if let http = object["http"] {
                 guard let version = http as? String, version == "1.1" else {

@@ -183,6 +183,25 @@ struct CongestionWindow: Sendable {
     mutating func timedOut(at now: Int64) {
         rememberMaximum()
         threshold = max(2 * segment, window * Self.beta)
+        collapse()
+    }
+
+    /// A retransmission timeout at `now` during fast recovery, `flight` bytes in flight: the
+    /// window collapses to one segment and the next timeout doubles; the threshold stays the
+    /// recovery's when `keepingThreshold` (Linux), else drops to β of the flight, CUBIC's maximum
+    /// with it (ns-3: RFC 5681's FlightSize, shrunk by proportional rate reduction). O(1).
+    mutating func timedOutInRecovery(keepingThreshold: Bool, flight: Double, at now: Int64) {
+        if !keepingThreshold {
+            window = max(segment, (flight / segment).rounded(.down) * segment)
+            rememberMaximum()
+            threshold = max(2 * segment, (window / segment * Self.beta).rounded(.down) * segment)
+        }
+        collapse()
+    }
+
+    /// What every timeout does: slow start again from one segment, the next timeout twice as
+    /// long, CUBIC's epoch and HyStart's round forgotten. O(1).
+    private mutating func collapse() {
         window = segment
         epoch = nil
         backoff += 1

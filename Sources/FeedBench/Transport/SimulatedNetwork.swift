@@ -22,8 +22,9 @@ import Foundation
 ///   retransmission timeout. Fast retransmit's retransmissions go out when the recovery starts:
 ///   a buffer without room for them then loses them, and the recovery goes on sending new data
 ///   at its cut window, as SACK's proportional rate reduction does, while the lost bytes wait for
-///   the one retransmission timer (`Transfer.timeoutAt`). Bytes on the wire carry 52 bytes of
-///   headers a segment.
+///   the one retransmission timer (`Transfer.timeoutAt`); when it fires the threshold stays the
+///   recovery's, as Linux's does (`NetworkProfile.recoveryTimeoutKeepsThreshold`). Bytes on the
+///   wire carry 52 bytes of headers a segment.
 ///
 /// Time moves only when the run's clock says: the network keeps its own agenda (stage changes,
 /// rounds, the next chunk to leave the buffer) and asks the clock for a check at its earliest
@@ -445,8 +446,10 @@ final class SimulatedNetwork {
         let c = exchanges[i].connection
         let roundTrip = now - connections[c].transfer.roundStartedAt
         if connections[c].transfer.timeoutAt <= now {
-            // The lost retransmissions go again, from a window of one segment.
-            connections[c].window.timedOut(at: now)
+            // The lost retransmissions go again, from a window of one segment: a timeout during
+            // the recovery that lost them, the recovery round's bytes and theirs in flight.
+            connections[c].window.timedOutInRecovery(keepingThreshold: network.recoveryTimeoutKeepsThreshold,
+                                                     flight: connections[c].transfer.roundBytes + connections[c].transfer.awaitingTimeout, at: now)
             connections[c].transfer.timerFired()
             release(i, at: now)
             return
@@ -463,7 +466,10 @@ final class SimulatedNetwork {
             if loss == .fastRecovery { connections[c].window.sample(roundTrip: roundTrip) }
             connections[c].window.acknowledgedBeforeLoss(connections[c].transfer.acknowledgedBeforeLoss, at: now, roundTrip: roundTrip)
             connections[c].window.fastRecovery(at: now)
-            if loss == .failedRecovery { connections[c].window.timedOut(at: now) }
+            if loss == .failedRecovery {
+                connections[c].window.timedOutInRecovery(keepingThreshold: network.recoveryTimeoutKeepsThreshold,
+                                                         flight: connections[c].transfer.roundBytes + connections[c].transfer.lostInRound, at: now)
+            }
         case .timeout:
             connections[c].window.timedOut(at: now)
         }

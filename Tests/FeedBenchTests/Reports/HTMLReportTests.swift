@@ -131,6 +131,8 @@ import Testing
 
     @Test func seedsAreAggregatedIntoWhiskersNeverDrawnAsSeries() throws {
         let page = try Self.page()
+        let recommended = try #require(Self.summary().recommended)
+        let subtitle = "memory cache \(FixedPoint.mebibytes(recommended.memoryLimitBytes)) (the recommended size)"
         for chart in page.all("svg", class: "chart") {
             let names = Self.series(chart).map(\.name)
             #expect(!names.contains { $0.contains("seed") }, "\(names)")
@@ -142,7 +144,7 @@ import Testing
                 let series = Self.series(chart)
                 #expect(series.map(\.name) == Self.policies, "named by policy alone: the limits are the same for all")
                 #expect(series.allSatisfy { $0.points == 6 && $0.whiskers == 6 })
-                #expect(chart.all("text", class: "chart-subtitle").first?.allText.contains("memory cache 56.3 MiB (the recommended size)") == true)
+                #expect(chart.all("text", class: "chart-subtitle").first?.allText.contains(subtitle) == true, "\(subtitle)")
                 #expect(chart.all("text", class: "chart-subtitle").first?.allText.hasSuffix("mean of 3 seeds, bars min–max") == true)
                 #expect(Self.axisTitles(chart).last == "prefetch window (items ahead)")
             }

@@ -91,6 +91,28 @@ import Testing
         #expect(window.timeout == 4 * first)
     }
 
+    @Test func aTimeoutDuringFastRecoveryKeepsTheRecoverysThresholdAsLinuxOrTakesSevenTenthsOfTheFlightAsNS3() {
+        var window = Self.fresh()
+        for round in 1...4 {
+            window.roundAcknowledged(bytes: window.window, waiting: 10_000_000, at: Int64(round) * Self.roundTrip, roundTrip: Self.roundTrip)
+        }
+        window.fastRecovery(at: 5 * Self.roundTrip)
+        #expect(window.threshold == 112 * Self.segment, "β of the 160 segments the loss found")
+        let first = window.timeout
+        // Linux: `tcp_enter_loss` from the recovery state leaves the threshold as it is.
+        var linux = window
+        linux.timedOutInRecovery(keepingThreshold: true, flight: 30 * Self.segment, at: 6 * Self.roundTrip)
+        #expect(linux.threshold == 112 * Self.segment && linux.window == Self.segment && linux.timeout == 2 * first)
+        // ns-3: β of the 30 segments in flight, whole segments.
+        var ns3 = window
+        ns3.timedOutInRecovery(keepingThreshold: false, flight: 30.5 * Self.segment, at: 6 * Self.roundTrip)
+        #expect(ns3.threshold == 21 * Self.segment && ns3.window == Self.segment && ns3.timeout == 2 * first)
+        // A plain timeout cuts β of the window again: β² of the window the loss found.
+        var plain = window
+        plain.timedOut(at: 6 * Self.roundTrip)
+        #expect(abs(plain.threshold - 0.49 * 160 * Self.segment) < 1)
+    }
+
     @Test func anIdleConnectionHalvesItsWindowForEveryTimeoutItWasIdleDownToTheInitialWindow() {
         var window = Self.fresh()
         for round in 1...4 {

@@ -146,6 +146,36 @@ import Testing
         #expect(delivered == 6, "and every response still arrived")
     }
 
+    /// When the timer of a recovery whose retransmissions met a full buffer fires, the
+    /// connection keeps the threshold the recovery set, as Linux does; with
+    /// `recoveryTimeoutKeepsThreshold` off it drops to β of what was in flight, as ns-3's does.
+    @Test func aTimeoutDuringRecoveryKeepsTheRecoverysThresholdUnlessTheNetworkSaysOtherwise() {
+        func thresholdsAtTimeouts(keeping: Bool) -> [(before: Double, after: Double)] {
+            var profile = NetworkProfile.dsl
+            profile.recoveryTimeoutKeepsThreshold = keeping
+            let network = SimulatedNetwork(network: profile, seed: 1)
+            for url in 1...6 { network.send(.image(url: UInt64(url), serial: url), to: .images, responseBytes: 300_000, at: 0) }
+            var armed: [Int: Double] = [:]
+            var seen: [(before: Double, after: Double)] = []
+            while let time = network.nextTime() {
+                _ = network.takeDelivered(at: time)
+                for exchange in network.exchanges {
+                    let connection = network.connections[exchange.connection]
+                    if connection.transfer.timeoutAt != .max {
+                        armed[exchange.id] = connection.window.threshold
+                    } else if let before = armed.removeValue(forKey: exchange.id) {
+                        seen.append((before, connection.window.threshold))
+                    }
+                }
+            }
+            return seen
+        }
+        let linux = thresholdsAtTimeouts(keeping: true)
+        #expect(!linux.isEmpty && linux.allSatisfy { $0.after == $0.before }, "\(linux)")
+        let ns3 = thresholdsAtTimeouts(keeping: false)
+        #expect(ns3.contains { $0.after < $0.before } && ns3.allSatisfy { $0.after <= $0.before }, "\(ns3)")
+    }
+
     /// Whether fast retransmit repairs a loss depends on the buffer its retransmissions meet, a
     /// round trip after the loss: on lte a download alone has drained the 50-packet buffer by
     /// then (its window leaves in a fifth of the 115 ms round trip) and the retransmissions find
