@@ -1,4 +1,3 @@
-import DequeModule
 import Foundation
 
 /// The radio link a simulated run's requests share, and the TCP connections over it: the image
@@ -97,24 +96,15 @@ final class SimulatedNetwork {
         var requestedAt: Int64
     }
 
-    /// Bytes of one round of one exchange, queued in the buffer in arrival order.
-    struct Chunk {
-        var exchange: Int
-        var wire: Double
-    }
-
     let network: NetworkProfile
     @exclusivity(unchecked) private(set) var connections: [TCPConnection] = []
     @exclusivity(unchecked) private(set) var exchanges: [Exchange] = []
-    /// The buffer's contents in arrival order, and their total in wire bytes.
-    @exclusivity(unchecked) private var buffer = Deque<Chunk>()
-    @exclusivity(unchecked) private(set) var bufferedWire = 0.0
+    /// The downlink's buffer and what it holds.
+    @exclusivity(unchecked) private(set) var bottleneck: Bottleneck
     @exclusivity(unchecked) private var exchangesMade = 0
     @exclusivity(unchecked) private var generator: SeededGenerator
     /// The uplink is busy until then.
     @exclusivity(unchecked) private var uplinkFreeAt: Int64 = 0
-    /// The time the buffer's queues were last drained to.
-    @exclusivity(unchecked) private var lastUpdate: Int64 = 0
     /// Connections opened so far (the next one's id is one more).
     @exclusivity(unchecked) private var openedConnections = 0
     /// Payloads whose last byte arrived, in order, until taken.
@@ -126,16 +116,13 @@ final class SimulatedNetwork {
     @exclusivity(unchecked) private var agenda: (time: Int64, who: Int)?
 
     private let wirePerPayload: Double
-    private let downlinkWirePerNanosecond: Double
-    private let bufferWire: Double
 
     init(network: NetworkProfile, seed: UInt64) {
         self.network = network
         generator = SeededGenerator(seed: seed, stream: 0x7463_7069_702e_6e65)
         let segment = Double(network.maxSegmentBytes)
         wirePerPayload = (segment + Sizes.headers) / segment
-        downlinkWirePerNanosecond = Double(network.bitsPerSecond) / 8e9
-        bufferWire = Double(network.bufferPackets) * (segment + Sizes.headers)
+        bottleneck = Bottleneck(bitsPerSecond: network.bitsPerSecond, packets: network.bufferPackets, packetWire: segment + Sizes.headers)
     }
 
     // MARK: Requests
@@ -186,8 +173,7 @@ final class SimulatedNetwork {
         advance(to: now)
         exchanges.removeAll()
         agenda = nil
-        buffer.removeAll()
-        bufferedWire = 0
+        bottleneck.empty()
         for i in connections.indices { connections[i].close() }
         delivered.removeAll()
         // The run's clock drops its events with the app: no check is pending any more.
@@ -212,7 +198,7 @@ final class SimulatedNetwork {
 
     /// When the network next needs to look at itself, if ever. O(exchanges).
     func nextTime() -> Int64? {
-        let next = min(nextDeparture() ?? .max, earliest().time)
+        let next = min(bottleneck.nextDeparture ?? .max, earliest().time)
         return next == .max ? nil : next
     }
 
@@ -270,9 +256,9 @@ final class SimulatedNetwork {
     /// crosses the delay; it is lost when the buffer is full or by random loss, and then comes
     /// again after `lossTimeout` (doubling; the client's SYN is retransmitted).
     private func downlinkControlArrival(at now: Int64, lossTimeout: Int64) -> Int64 {
-        var arrival = now + queueDelay() + network.oneWayDelay.lowerBound
+        var arrival = now + bottleneck.queueDelay + network.oneWayDelay.lowerBound
         var timeout = lossTimeout
-        if bufferedWire + Sizes.headers > bufferWire {
+        if bottleneck.queuedWire + Sizes.headers > bottleneck.capacity {
             arrival = now + timeout + network.oneWayDelay.lowerBound
             timeout *= 2
         }
@@ -291,41 +277,18 @@ final class SimulatedNetwork {
 
     // MARK: The bottleneck
 
-    /// How long a byte arriving now waits in the buffer (FIFO). O(1).
-    private func queueDelay() -> Int64 { Int64(bufferedWire / downlinkWirePerNanosecond) }
-
     /// A round trip for bytes sent now: the path's, plus the wait behind the buffer. O(1).
-    private func roundTripNow() -> Int64 { network.baseRoundTrip + queueDelay() }
+    private func roundTripNow() -> Int64 { network.baseRoundTrip + bottleneck.queueDelay }
 
-    /// When the chunk at the head of the buffer has left it.
-    private func nextDeparture() -> Int64? {
-        guard let head = buffer.first else { return nil }
-        return lastUpdate + Int64((head.wire / downlinkWirePerNanosecond).rounded(.up))
-    }
-
-    /// Serves the buffer from `lastUpdate` to `time`, chunk by chunk. O(chunks served × exchanges).
+    /// Serves the buffer up to `time`, crediting each exchange and its connection with what of
+    /// theirs left it. O(chunks served × exchanges).
     private func drain(to time: Int64) {
-        guard time > lastUpdate else { return }
-        var budget = downlinkWirePerNanosecond * Double(time - lastUpdate)
-        while budget > 0, let head = buffer.first {
-            // A chunk leaves whole only at its departure time (`nextDeparture` rounds up), so
-            // looking at the network between its events changes nothing.
-            let served = min(budget, head.wire)
-            budget -= served
-            let left = head.wire - served
-            bufferedWire = max(0, bufferedWire - served)
-            if left > 0 {
-                buffer[buffer.startIndex].wire = left
-            } else {
-                buffer.removeFirst()
-            }
-            if let i = exchanges.firstIndex(where: { $0.id == head.exchange }) {
-                exchanges[i].received += served / wirePerPayload
-                connections[exchanges[i].connection].transfer.served(served, chunkLeft: left == 0)
+        bottleneck.serve(to: time) { exchange, wire, chunkLeft in
+            if let i = exchanges.firstIndex(where: { $0.id == exchange }) {
+                exchanges[i].received += wire / wirePerPayload
+                connections[exchanges[i].connection].transfer.served(wire, chunkLeft: chunkLeft)
             }
         }
-        if buffer.isEmpty { bufferedWire = 0 }
-        lastUpdate = time
     }
 
     // MARK: Time
@@ -336,7 +299,7 @@ final class SimulatedNetwork {
     /// network between its events changes nothing it will do.
     private func advance(to now: Int64, settling: Bool = true) {
         while true {
-            let departure = nextDeparture() ?? .max
+            let departure = bottleneck.nextDeparture ?? .max
             let (wake, who) = earliest()
             let next = min(departure, wake)
             guard next <= now else { break }
@@ -475,7 +438,7 @@ final class SimulatedNetwork {
         }
         // Fast retransmit's retransmissions meet the buffer as it is now: without room for them
         // they are lost, and the timer runs from the round's last acknowledgement.
-        if loss == .fastRecovery && bufferWire - arrivedWire(at: now) < connections[c].transfer.lostInRound * wirePerPayload {
+        if loss == .fastRecovery && bottleneck.capacity - arrivedWire(at: now) < connections[c].transfer.lostInRound * wirePerPayload {
             connections[c].transfer.awaitingTimeout += connections[c].transfer.lostInRound
             if connections[c].transfer.timeoutAt == .max {
                 connections[c].transfer.timeoutAt = now + roundTripNow() + connections[c].window.timeout
@@ -500,7 +463,7 @@ final class SimulatedNetwork {
         let first = !connections[c].transfer.clocked
         // A burst meets what has reached the buffer: not the rest of the clocked rounds still
         // arriving (lte's browsing: without it, ns-3's median download is 0.89 of the model's).
-        let queuedBefore = first ? arrivedWire(at: now) : bufferedWire
+        let queuedBefore = first ? arrivedWire(at: now) : bottleneck.queuedWire
         if bytes > 0 { connections[c].window.released(bytes, room: room, burst: first) }
         connections[c].transfer.clocked = true
         connections[c].transfer.roundStartedAt = now
@@ -521,11 +484,10 @@ final class SimulatedNetwork {
         connections[c].transfer.unsent -= bytes - lost
         connections[c].transfer.queuedWire += wire - loss.wire
         if wire - loss.wire > 0 {
-            buffer.append(Chunk(exchange: exchanges[i].id, wire: wire - loss.wire))
+            bottleneck.enqueue(wire - loss.wire, of: exchanges[i].id)
             connections[c].transfer.queuedChunks += 1
-            bufferedWire += wire - loss.wire
             if !first {
-                let span = window.inSlowStart ? (wire / 2 / downlinkWirePerNanosecond).rounded(.up) : Double(network.baseRoundTrip)
+                let span = window.inSlowStart ? (wire / 2 / bottleneck.wirePerNanosecond).rounded(.up) : Double(network.baseRoundTrip)
                 connections[c].transfer.arrival = Transfer.Arrival(wire: wire - loss.wire, start: now, span: max(1, Int64(span)))
             }
         }
@@ -563,7 +525,7 @@ final class SimulatedNetwork {
     /// The wire bytes in the buffer at `now` less what the clocked rounds queued at their start
     /// have not delivered to it yet (each no more than it still has queued). O(exchanges).
     func arrivedWire(at now: Int64) -> Double {
-        var arrived = bufferedWire
+        var arrived = bottleneck.queuedWire
         for exchange in exchanges {
             arrived -= min(connections[exchange.connection].transfer.queuedWire, connections[exchange.connection].transfer.arrival.pending(at: now))
         }
@@ -592,9 +554,9 @@ final class SimulatedNetwork {
         let wire = bytes * wirePerPayload
         let rise = burst ? wire
             : slowStart ? wire / 2
-            : wire - min(wire, downlinkWirePerNanosecond * Double(network.baseRoundTrip))
+            : wire - min(wire, bottleneck.wirePerNanosecond * Double(network.baseRoundTrip))
         let peak = queuedBefore + rise
-        var lostWire = peak > bufferWire ? min(wire, max(packetWire, peak - bufferWire)) : 0
+        var lostWire = peak > bottleneck.capacity ? min(wire, max(packetWire, peak - bottleneck.capacity)) : 0
         let packets = Int((bytes / segment).rounded(.up))
         // A burst loses its tail; a clocked round loses packets among those that get through
         // (every other one once the buffer is full).
@@ -602,7 +564,7 @@ final class SimulatedNetwork {
         var first = lostWire > 0 ? (tailDrop ? packets - Int((lostWire / packetWire).rounded(.up)) : 0) : packets
         // The buffer fills as the round rises toward its peak: what came before is not lost.
         var beforeLoss = lostWire == 0 ? packets
-            : tailDrop ? first : Int(Double(packets) * max(0, bufferWire - queuedBefore) / max(rise, 1))
+            : tailDrop ? first : Int(Double(packets) * max(0, bottleneck.capacity - queuedBefore) / max(rise, 1))
         if network.loss > 0 {
             for packet in 0..<packets where generator.chance(network.loss) {
                 lostWire += packetWire
@@ -623,9 +585,9 @@ final class SimulatedNetwork {
     func departed(_ payload: Payload, by time: Int64) -> Double? {
         guard let exchange = exchanges.first(where: { $0.payload == payload }) else { return nil }
         guard exchange.stage == .responding || exchange.stage == .delivering else { return 0 }
-        var budget = downlinkWirePerNanosecond * Double(max(0, time - lastUpdate))
+        var budget = bottleneck.budget(to: time)
         var departed = exchange.received
-        for chunk in buffer where budget > 0 {
+        for chunk in bottleneck.chunks where budget > 0 {
             if chunk.exchange == exchange.id { departed += min(budget, chunk.wire) / wirePerPayload }
             budget -= chunk.wire
         }
@@ -643,21 +605,20 @@ final class SimulatedNetwork {
         let delay = network.oneWayDelay.lowerBound
         if exchange.stage == .delivering { return exchange.wake }
         let responding = exchange.stage == .responding
-        if responding && exchange.received >= bytes { return lastUpdate + delay }
-        let at = { (wire: Double) in self.lastUpdate + Int64((wire / self.downlinkWirePerNanosecond).rounded(.up)) }
+        if responding && exchange.received >= bytes { return bottleneck.servedTo + delay }
         let next = min(exchange.wake, connections[exchange.connection].transfer.nextRound)
         var departed = exchange.received
         var ahead = 0.0
         var lastQueued: Double?
-        for chunk in buffer {
+        for chunk in bottleneck.chunks {
             if chunk.exchange == exchange.id {
                 let needed = (bytes - departed) * wirePerPayload
-                if responding && needed <= chunk.wire { return min(next, at(ahead + needed) + delay) }
+                if responding && needed <= chunk.wire { return min(next, bottleneck.departure(after: ahead + needed) + delay) }
                 departed += chunk.wire / wirePerPayload
                 lastQueued = ahead + chunk.wire
             }
             ahead += chunk.wire
         }
-        return min(next, lastQueued.map(at) ?? .max)
+        return min(next, lastQueued.map { bottleneck.departure(after: $0) } ?? .max)
     }
 }

@@ -225,10 +225,10 @@ import Testing
             else { continue }
             let arrival = transfer.arrival
             #expect(abs(Double(arrival.span) - (arrival.wire / 2 / rate).rounded(.up)) <= 1)
-            #expect(abs(network.arrivedWire(at: time) - max(0, network.bufferedWire - arrival.wire)) < 1)
+            #expect(abs(network.arrivedWire(at: time) - max(0, network.bottleneck.queuedWire - arrival.wire)) < 1)
             let halfway = time + arrival.span / 2
-            #expect(abs(network.arrivedWire(at: halfway) - max(0, network.bufferedWire - arrival.wire / 2)) < arrival.wire / Double(arrival.span) + 1)
-            #expect(network.arrivedWire(at: time + arrival.span) == network.bufferedWire)
+            #expect(abs(network.arrivedWire(at: halfway) - max(0, network.bottleneck.queuedWire - arrival.wire / 2)) < arrival.wire / Double(arrival.span) + 1)
+            #expect(network.arrivedWire(at: time + arrival.span) == network.bottleneck.queuedWire)
             checked += 1
         }
         #expect(checked == 1)
@@ -257,7 +257,7 @@ import Testing
             else { continue }
             let buffer = Double(profile.bufferPackets) * packet
 
-            if probe.bufferedWire + burst > buffer && probe.arrivedWire(at: time) + burst <= buffer { moment = time }
+            if probe.bottleneck.queuedWire + burst > buffer && probe.arrivedWire(at: time) + burst <= buffer { moment = time }
         }
         guard let moment else {
             Issue.record("no slow-start round filled the buffer while the idle connection was open")
