@@ -36,7 +36,8 @@ public enum NetworkFile {
         "{\n" + values(network).map { "  \(ServeConditions.jsonString($0.key)): \($0.value)" }.joined(separator: ",\n") + "\n}\n"
     }
 
-    /// The network `text` (the contents of the file `source`) describes. Refused in one line
+    /// The network `text` (the contents of the file `source`) describes; the fields it leaves
+    /// out keep the values of the preset it names, else Wi-Fi's. Refused in one line
     /// naming the file and field: not JSON, not an object, no name, an unknown field, a value out
     /// of its range.
     public static func network(json data: Data, source: String) throws -> NetworkProfile {
@@ -44,7 +45,7 @@ public enum NetworkFile {
             throw InputError(source: source, "expected a network as a JSON object (bench profiles --network wifi prints one)")
         }
         guard object["name"] != nil else { throw InputError(source: source, field: "name", "expected the network's name") }
-        return try ServeConditions.Reader(source: source).network(object, base: .wifi)
+        return try ServeConditions.Reader(source: source).network(object, base: nil)
     }
 
     /// The preset named `value`, else the network file at that path; `option` names the option

@@ -153,11 +153,13 @@ public struct ServeConditions: Sendable, Hashable {
             return object
         }
 
+        /// The network `value` gives: a preset's name, or an object whose fields change `base`;
+        /// without one (a file), those of the preset the object names, else Wi-Fi's.
         func network(_ value: Any, base: NetworkProfile?) throws -> NetworkProfile {
             if let name = value as? String { return try NetworkProfile.named(name, source: "\(source): network") }
             let object = try self.object(value, at: "network")
             try keys(of: object, allowed: NetworkFile.fields, at: "network")
-            var network = base ?? .wifi
+            var network = base ?? NetworkProfile.builtIn.first { $0.name == object["name"] as? String } ?? .wifi
             if let name = object["name"] {
                 guard let text = name as? String, !text.isEmpty, text.count <= 100, !text.contains(where: { $0 == "," || $0 == ";" || $0.isNewline }) else {
                     throw fail("network.name", "expected a name of 1…100 characters without commas, semicolons or line breaks")

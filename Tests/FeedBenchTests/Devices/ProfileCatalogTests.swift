@@ -1,3 +1,4 @@
+import Foundation
 @testable import FeedBench
 import Testing
 
@@ -22,6 +23,22 @@ import Testing
         let json = ProfileCatalog.json(profile)
         #expect(json.contains("\"model\": \"A \\\"quoted\\\" \\\\ model, é and 📱\""))
         #expect(try DeviceProfile(json: Array(json.utf8), source: "odd.json") == profile)
+    }
+
+    /// A network file may leave fields out: they keep the values of the preset it names (a
+    /// partial "lte" is lte, not Wi-Fi under lte's name), else Wi-Fi's; every preset reads back
+    /// from its file.
+    @Test func aNetworkFileThatLeavesFieldsOutKeepsThoseOfThePresetItNames() throws {
+        for preset in NetworkProfile.builtIn {
+            #expect(try NetworkFile.network(json: Data(NetworkFile.json(preset).utf8), source: "\(preset.name).json") == preset)
+        }
+        var deeper = NetworkProfile.lte
+        deeper.bufferPackets = 100
+        #expect(try NetworkFile.network(json: Data(#"{"name": "lte", "bufferPackets": 100}"#.utf8), source: "lte.json") == deeper)
+        var mine = NetworkProfile.wifi
+        mine.name = "mine"
+        mine.loss = 0.01
+        #expect(try NetworkFile.network(json: Data(#"{"name": "mine", "loss": 0.01}"#.utf8), source: "mine.json") == mine)
     }
 
     @Test func controlCharactersAreEscaped() {
