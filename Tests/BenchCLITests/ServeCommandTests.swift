@@ -102,7 +102,8 @@ import Glibc
         (["--api-latency", "gamma:1s,2s"], "--api-latency: expected 300ms, fixed:300ms, uniform:20ms,80ms or lognormal:MEAN,P99"),
         (["--api-latency", "uniform:80ms,20ms"], "--api-latency: expected uniform:MIN,MAX with MIN ≤ MAX"),
         (["--api-failures", "1.5"], "--api-failures: expected a probability in 0…1"),
-        (["--api-spikes", "0.1x0.5"], "--api-spikes: expected P or PxM with a factor M of at least 1"),
+        (["--api-spikes", "0.1x0.5"], "--api-spikes: expected P or PxM with a factor M in 1…1,000,000"),
+        (["--api-spikes", "0.1x2000000"], "--api-spikes: expected P or PxM with a factor M in 1…1,000,000"),
         (["--api-timeout", "0s"], "--api-timeout: expected a positive duration"),
         (["--api-rate-limit", "10"], "--api-rate-limit: expected N/DURATION"),
     ])

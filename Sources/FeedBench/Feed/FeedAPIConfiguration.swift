@@ -56,8 +56,8 @@ public struct FeedAPIConfiguration: Sendable, Hashable {
                 throw InputError(source: source, field: field, "expected a probability in [0, 1], found \(probability)")
             }
         }
-        guard spikeMultiplier >= 1, spikeMultiplier.isFinite else {
-            throw InputError(source: source, field: "spikeMultiplier", "expected a finite factor of at least 1, found \(spikeMultiplier)")
+        guard (1...1_000_000).contains(spikeMultiplier) else {
+            throw InputError(source: source, field: "spikeMultiplier", "expected a factor in 1…1,000,000, found \(spikeMultiplier)")
         }
         if let timeout, timeout <= 0 {
             throw InputError(source: source, field: "timeout", "expected a positive duration in ns, found \(timeout)")

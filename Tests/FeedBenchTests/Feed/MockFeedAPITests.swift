@@ -150,6 +150,7 @@ import Testing
             (FeedAPIConfiguration(failureProbability: 1.5), "failureProbability"),
             (FeedAPIConfiguration(failureProbability: .nan), "failureProbability"),
             (FeedAPIConfiguration(spikeMultiplier: 0.5), "spikeMultiplier"),
+            (FeedAPIConfiguration(spikeMultiplier: 1_000_001), "spikeMultiplier"),
             (FeedAPIConfiguration(timeout: 0), "timeout"),
             (FeedAPIConfiguration(rateLimit: .init(calls: 0, window: Self.second)), "rateLimit.calls"),
             (FeedAPIConfiguration(rateLimit: .init(calls: 5, window: -1)), "rateLimit.window"),
