@@ -24,8 +24,10 @@ public struct FeedAPIConfiguration: Sendable, Hashable {
     public var latency: LatencyModel
     /// The probability that a call's latency is multiplied by `spikeMultiplier`.
     public var spikeProbability: Double
-    /// How much slower a spiking call is (at least 1).
+    /// How much slower a spiking call is (`spikeMultipliers`).
     public var spikeMultiplier: Double
+    /// The factors a spike may have: the OpenAPI schema's range.
+    public static let spikeMultipliers = 1.0...1_000_000
     /// The probability that a call fails with a server error after its latency.
     public var failureProbability: Double
     /// A call whose latency exceeds this fails with `.timeout` when it elapses; `nil`: no timeout.
@@ -56,7 +58,7 @@ public struct FeedAPIConfiguration: Sendable, Hashable {
                 throw InputError(source: source, field: field, "expected a probability in [0, 1], found \(probability)")
             }
         }
-        guard (1...1_000_000).contains(spikeMultiplier) else {
+        guard Self.spikeMultipliers.contains(spikeMultiplier) else {
             throw InputError(source: source, field: "spikeMultiplier", "expected a factor in 1…1,000,000, found \(spikeMultiplier)")
         }
         if let timeout, timeout <= 0 {

@@ -33,7 +33,7 @@ public struct APIModelFlags: Sendable, Equatable {
             let parts = spikes.split(separator: "x", maxSplits: 1, omittingEmptySubsequences: false)
             api.spikeProbability = try Self.probability(String(parts[0]), source: "--api-spikes")
             if parts.count == 2 {
-                guard let multiplier = Double(parts[1]), (1...1_000_000).contains(multiplier) else {
+                guard let multiplier = Double(parts[1]), FeedAPIConfiguration.spikeMultipliers.contains(multiplier) else {
                     throw InputError(source: "--api-spikes", "expected P or PxM with a factor M in 1…1,000,000 (0.05x5), found \(InputError.quote(spikes))")
                 }
                 api.spikeMultiplier = multiplier
