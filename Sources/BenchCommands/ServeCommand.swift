@@ -85,6 +85,7 @@ struct ServeCommand: ParsableCommand {
         if let log { try OutputPath.check([.file(log, option: "--log")]) }
         let device = try DeviceProfile.named(profile)
         var start = ServeConditions(network: try NetworkFile.resolve(network ?? device.defaultNetwork, option: "--network"))
+        try ServeConditions.checkServed(start.network, source: network ?? "--network")
         if let conditions {
             guard let data = FileManager.default.contents(atPath: conditions) else {
                 throw InputError(source: conditions, "cannot read the conditions file")

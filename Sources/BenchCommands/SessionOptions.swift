@@ -23,6 +23,9 @@ struct SessionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A workload JSON from bench calibrate: its network, API models and image sizes replace the built-in ones (not with --network).", valueName: "file"))
     var workload: String?
 
+    @Option(help: ArgumentHelp("The HTTP version every run's network speaks: 1.1 (6 connections a host, one response each) or 2 (one connection a host, its responses multiplexed as streams, visible cells' before prefetches); default: the network's (1.1 in every preset).", valueName: "version"))
+    var http: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Seed 000's prefetch buffer: images preloaded between the feed store/API and the display list (the seed uses 30; 0 is off).", valueName: "count"))
     var buffer: Int = 0
 
@@ -31,7 +34,7 @@ struct SessionOptions: ParsableArguments {
     var changes: [(option: String, value: String)] {
         [("--launches", launches.map(String.init)), ("--gap", gap), ("--duration", duration),
          ("--offline", offline.isEmpty ? nil : offline.joined(separator: ",")),
-         ("--release-viewed", releaseViewed ? "" : nil), ("--buffer", buffer == 0 ? nil : String(buffer)),
+         ("--release-viewed", releaseViewed ? "" : nil), ("--http", http), ("--buffer", buffer == 0 ? nil : String(buffer)),
          ("--workload", workload.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent })]
             .compactMap { option, value in value.map { (option, $0) } }
     }
@@ -52,6 +55,12 @@ struct SessionOptions: ParsableArguments {
         session.releaseViewed = releaseViewed
         session.bufferLimit = buffer
         if let workload { session.workload = try Workload.read(path: workload) }
+        if let http {
+            guard NetworkProfile.httpVersions.contains(http) else {
+                throw InputError(source: "--http", "expected 1.1 or 2, found \(InputError.quote(http))\(http.hasPrefix("3") ? " (HTTP/3 is not modelled)" : "")")
+            }
+            session.http = http
+        }
     }
 }
 

@@ -25,7 +25,8 @@ struct HTTPImageTransport: ImageTransport {
     /// The downloads under way, by image.
     var downloads: [UInt64: Download] = [:]
 
-    mutating func start<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, serial: Int, at now: Int64,
+    /// Live runs speak HTTP/1.1, which has no priorities: `highPriority` orders nothing here.
+    mutating func start<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, serial: Int, highPriority: Bool, at now: Int64,
                                                           clock: inout Clock) -> Bool {
         downloads[image.url] = Download(serial: serial, bytes: image.encodedBytes, request: 0)
         send(image.url)

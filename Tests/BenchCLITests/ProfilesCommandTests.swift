@@ -58,6 +58,8 @@ import Testing
                               (("\"http\": \"1.1\"", "\"http\": \"3\""), "http"), (("\"tls\": true", "\"tls\": 1"), "tls"),
                               (("\"cubicPausesWhenIdle\": true", "\"cubicPausesWhenIdle\": \"no\""), "cubicPausesWhenIdle"),
                               (("\"recoveryTimeoutKeepsThreshold\": true", "\"recoveryTimeoutKeepsThreshold\": 0"), "recoveryTimeoutKeepsThreshold"),
+                              (("\"maxConcurrentStreams\": 100", "\"maxConcurrentStreams\": 0"), "maxConcurrentStreams"),
+                              (("\"streamWindowBytes\": 2097152", "\"streamWindowBytes\": 2147483648"), "streamWindowBytes"),
                               (("\"jitterMs\": 0", "\"jitter\": 0"), "jitter")] {
             let bad = folder.appendingPathComponent("bad.json").path
             try (try String(contentsOfFile: file, encoding: .utf8)).replacingOccurrences(of: edit.0, with: edit.1)

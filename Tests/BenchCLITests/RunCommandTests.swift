@@ -51,6 +51,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: several) && !FileManager.default.fileExists(atPath: requests + ".2"))
     }
 
+    /// `--http 2`: every image request of a run goes on one connection at a time (the host's
+    /// one, reopened only after an idle timeout), as streams logged with ALPN's `h2`.
+    @Test func http2CarriesEveryImageRequestOnTheHostsOneConnection() throws {
+        let folder = try BenchProcess.scratch()
+        let requests = folder.appendingPathComponent("requests.csv").path
+        let result = try BenchProcess.run(["--profile", "low-end", "--network", "wifi", "--policy", "lru", "--memory-limit", "32MiB", "--window", "10",
+                                           "--trace", "browser", "--seed", "1", "--duration", "15s", "--http", "2",
+                                           "--out", folder.appendingPathComponent("o.csv").path, "--requests", requests])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try String(contentsOfFile: requests, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let images = rows.filter { $0[2].hasPrefix("/images/") }
+        #expect(images.count > 20 && rows.allSatisfy { $0[10] == "h2" })
+        // Spans [start, end] of each image connection: they never overlap.
+        var spans: [Substring: (Double, Double)] = [:]
+        for row in images {
+            let (start, end) = (Double(row[0])!, Double(row[0])! + Double(row[7])!)
+            let span = spans[row[8]] ?? (start, end)
+            spans[row[8]] = (min(span.0, start), max(span.1, end))
+        }
+        let ordered = spans.values.sorted { $0.0 < $1.0 }
+        #expect(zip(ordered, ordered.dropFirst()).allSatisfy { $0.1 <= $1.0 }, "\(ordered)")
+        #expect(images.filter { $0[9] == "1" }.count == spans.count, "only a connection's first stream opens it")
+    }
+
     @Test func theSameArgumentsWriteTheSameBytesWhateverTheJobs() throws {
         let folder = try BenchProcess.scratch()
         var files: [Data] = []
@@ -87,6 +111,8 @@ import Testing
         (["--profile", "low-end", "--offline", "soon"], "--offline: expected START-END (e.g. 0s-30s) or launch:N"),
         (["--profile", "low-end", "--policy", "belady"], "--policy: belady needs every future request"),
         (["--profile", "/nonexistent/phone.json"], "/nonexistent/phone.json: cannot open: No such file or directory"),
+        (["--profile", "low-end", "--http", "3"], "--http: expected 1.1 or 2, found \"3\" (HTTP/3 is not modelled)"),
+        (["--profile", "low-end", "--http", "h2"], "--http: expected 1.1 or 2, found \"h2\""),
     ])
     func refusesBadInputInOneLineAndWritesNothing(arguments: [String], message: String) throws {
         let folder = try BenchProcess.scratch()

@@ -63,6 +63,16 @@ import Glibc
         try #"{"api": {"failureProbability": 2}}"#.write(to: bad, atomically: true, encoding: .utf8)
         let refused = try BenchProcess.run(["serve", "--port", "0", "--conditions", bad.path])
         #expect(refused.status == 2 && refused.stderr.hasPrefix("bench: \(bad.path): failureProbability: expected a probability"), "\(refused.stderr)")
+        // HTTP/2 is modelled by bench run, not served: a network file or conditions asking for
+        // it are refused in one line.
+        let h2 = folder.appendingPathComponent("h2.json")
+        try #"{"name": "lte", "http": "2"}"#.write(to: h2, atomically: true, encoding: .utf8)
+        let network = try BenchProcess.run(["serve", "--port", "0", "--network", h2.path])
+        #expect(network.status == 2 && network.stderr == "bench: \(h2.path): network.http: expected \"1.1\": bench serve speaks HTTP/1.1 only (HTTP/2 is modelled by bench run, not served yet)\n",
+                "\(network.stderr)")
+        try #"{"network": {"http": "2"}}"#.write(to: bad, atomically: true, encoding: .utf8)
+        let conditions = try BenchProcess.run(["serve", "--port", "0", "--conditions", bad.path])
+        #expect(conditions.status == 2 && conditions.stderr.hasPrefix("bench: \(bad.path): network.http: expected \"1.1\""), "\(conditions.stderr)")
         // The log: a device is refused before anything starts (the log would replace it), and a
         // server that cannot listen leaves no log behind.
         let device = try BenchProcess.run(["serve", "--port", "0", "--log", "/dev/null"])

@@ -8,8 +8,8 @@ public enum NetworkFile {
     /// The fields, in the order the JSON lists them.
     public static let fields = ["name", "bitsPerSecond", "uplinkBitsPerSecond", "oneWayDelayMs", "jitterMs", "uplinkDelayMs", "loss",
                                 "uplinkLoss", "bufferPackets", "initialWindowSegments", "maxSegmentBytes", "slowStartAfterIdle",
-                                "cubicPausesWhenIdle", "recoveryTimeoutKeepsThreshold", "tls", "http", "connectionsPerHost", "idleTimeoutMs",
-                                "retryTimeoutMs", "maxRetries"]
+                                "cubicPausesWhenIdle", "recoveryTimeoutKeepsThreshold", "tls", "http", "connectionsPerHost", "maxConcurrentStreams",
+                                "streamWindowBytes", "idleTimeoutMs", "retryTimeoutMs", "maxRetries"]
 
     /// `network`'s fields as JSON values, in `fields`' order.
     static func values(_ network: NetworkProfile) -> [(key: String, value: String)] {
@@ -21,7 +21,8 @@ public enum NetworkFile {
             number(network.uplinkLoss), String(network.bufferPackets), String(network.initialWindowSegments),
             String(network.maxSegmentBytes), String(network.slowStartAfterIdle), String(network.cubicPausesWhenIdle),
             String(network.recoveryTimeoutKeepsThreshold), String(network.tls),
-            ServeConditions.jsonString(network.http), String(network.connectionsPerHost), ms(network.idleTimeout),
+            ServeConditions.jsonString(network.http), String(network.connectionsPerHost), String(network.maxConcurrentStreams),
+            String(network.streamWindowBytes), ms(network.idleTimeout),
             ms(network.retryTimeout), String(network.maxRetries),
         ]
         return Array(zip(fields, values)).map { (key: $0.0, value: $0.1) }

@@ -1,7 +1,7 @@
 /// A network condition, as Apple's Network Link Conditioner presets define them (DESIGN.md §5),
 /// and the transport over it: the downlink and uplink (rate, one-way delay, packet loss), the
 /// bottleneck's drop-tail buffer, TCP's initial window and segment size, slow-start restart,
-/// TLS, the HTTP version and the per-host connection limit. `bench profiles --network NAME`
+/// TLS, the HTTP version, the per-host connection limit and HTTP/2's stream settings. `bench profiles --network NAME`
 /// prints one as the JSON `NetworkFile` reads.
 public struct NetworkProfile: Sendable, Hashable {
     public var name: String
@@ -38,8 +38,17 @@ public struct NetworkProfile: Sendable, Hashable {
     public var recoveryTimeoutKeepsThreshold: Bool
     /// Whether connections speak TLS 1.3 (one more round trip to open).
     public var tls: Bool
-    /// The HTTP version: "1.1" (one response at a time per connection).
+    /// The HTTP version: "1.1" (one response at a time per connection, `connectionsPerHost`
+    /// connections) or "2" (one connection per host, its responses multiplexed as streams).
     public var http: String
+    /// HTTP/2: the streams the server lets a connection carry at once, its
+    /// SETTINGS_MAX_CONCURRENT_STREAMS (RFC 9113 recommends no fewer than 100; nginx's default
+    /// is 128). URLSession ignores `connectionsPerHost` over HTTP/2.
+    public var maxConcurrentStreams: Int
+    /// HTTP/2: each stream's flow-control window the client advertises, its
+    /// SETTINGS_INITIAL_WINDOW_SIZE: iOS's network stack sends 2,097,152 (2 MiB; RFC 9113's default
+    /// is 65,535). A stream never has more than this of its response unread (`docs/network.md`).
+    public var streamWindowBytes: Int
     /// How long an idle connection stays open for reuse, in nanoseconds: Apple's only public
     /// figure (Technical Q&A QA1774) is 30 s, and 3 s on cellular interfaces.
     public var idleTimeout: Int64
@@ -57,7 +66,7 @@ public struct NetworkProfile: Sendable, Hashable {
                 uplinkBitsPerSecond: Int64? = nil, uplinkDelay: Int64? = nil, uplinkLoss: Double? = nil,
                 bufferPackets: Int = 50, initialWindowSegments: Int = 10, maxSegmentBytes: Int = 1_448,
                 slowStartAfterIdle: Bool = true, cubicPausesWhenIdle: Bool = true, recoveryTimeoutKeepsThreshold: Bool = true,
-                tls: Bool = true, http: String = "1.1",
+                tls: Bool = true, http: String = "1.1", maxConcurrentStreams: Int = 100, streamWindowBytes: Int = 2_097_152,
                 idleTimeout: Int64 = 30_000_000_000) {
         self.name = name
         self.bitsPerSecond = bitsPerSecond
@@ -77,8 +86,23 @@ public struct NetworkProfile: Sendable, Hashable {
         self.recoveryTimeoutKeepsThreshold = recoveryTimeoutKeepsThreshold
         self.tls = tls
         self.http = http
+        self.maxConcurrentStreams = maxConcurrentStreams
+        self.streamWindowBytes = streamWindowBytes
         self.idleTimeout = idleTimeout
     }
+
+    /// The HTTP versions the model speaks, as `http` names them.
+    public static let httpVersions = ["1.1", "2"]
+
+    /// Whether a host's requests share one connection as HTTP/2 streams.
+    var multiplexes: Bool { http == "2" }
+
+    /// Requests the app has under way to one host at once: HTTP/1.1's connections, or HTTP/2's
+    /// streams on its one connection.
+    public var requestsPerHost: Int { multiplexes ? maxConcurrentStreams : connectionsPerHost }
+
+    /// The request log's `protocol` for this network's requests: the ALPN identifier.
+    var alpn: String { multiplexes ? "h2" : "http/1.1" }
 
     /// Bytes per second of the whole downlink.
     public var bytesPerSecond: Double { Double(bitsPerSecond) / 8 }

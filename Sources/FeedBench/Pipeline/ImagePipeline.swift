@@ -63,7 +63,7 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
         self.configuration = configuration
         caches = try CacheTiers(configuration: configuration, profile: profile)
         self.transport = transport
-        tasks = TaskTable(connectionLimit: network.connectionsPerHost, raisesPriorityOnJoin: configuration.raisesPriorityOnJoin,
+        tasks = TaskTable(connectionLimit: network.requestsPerHost, raisesPriorityOnJoin: configuration.raisesPriorityOnJoin,
                           prefetchLowPriority: configuration.prefetch.lowPriority)
         rateLimit = RateLimitFront(configuration.downloadRateLimit)
         decodes = DecodeQueue(limit: configuration.decodeConcurrency, bytesPerSecond: profile.decodeBytesPerSecond,
@@ -245,7 +245,7 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
         while let task = tasks.nextDownload() {
             let url = task.image.url
             if outputs.isRecording { tasks.setConnection(outputs.takeConnection(), of: url) }
-            if transport.start(task.image, serial: task.serial, at: now, clock: &queue), tasks.markSent(url, at: now) {
+            if transport.start(task.image, serial: task.serial, highPriority: task.highPriority, at: now, clock: &queue), tasks.markSent(url, at: now) {
                 outputs.requestSent()
             }
         }

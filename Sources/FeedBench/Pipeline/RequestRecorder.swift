@@ -25,10 +25,13 @@ struct RequestRecorder {
     var inUse: [Bool]
     /// The time the run started: records count from it.
     let origin: Int64
+    /// Every request's `protocol`.
+    let httpProtocol: String
 
-    init(connections: Int, origin: Int64) {
+    init(connections: Int, origin: Int64, httpProtocol: String = RequestLogFile.http11) {
         inUse = [Bool](repeating: false, count: connections)
         self.origin = origin
+        self.httpProtocol = httpProtocol
     }
 
     /// The number of the lowest free image connection, now taken. O(connections).
@@ -48,7 +51,7 @@ struct RequestRecorder {
         records.append(RequestLogFile.Record(
             time: sentAt - origin, method: "GET", path: "/images/\(image.url).jpg", status: received == nil ? 200 : RequestLogFile.clientClosed,
             bytes: received ?? image.encodedBytes, objectBytes: image.encodedBytes, injectedDelay: 0, duration: now - sentAt,
-            connection: use.connection, newConnection: use.opened))
+            connection: use.connection, newConnection: use.opened, httpProtocol: httpProtocol))
     }
 
     /// The `call`-th API call, sent at `sentAt` on `use` (slot numbering when `nil`), answered at
@@ -59,6 +62,6 @@ struct RequestRecorder {
         records.append(RequestLogFile.Record(
             time: sentAt - origin, method: "GET", path: "/v1/images/search?limit=\(FeedAPIConfiguration.pageSize)&page=\(call)", status: status,
             bytes: Int64(body.utf8.count), objectBytes: nil, injectedDelay: serverTime, duration: now - sentAt,
-            connection: use.connection, newConnection: use.opened))
+            connection: use.connection, newConnection: use.opened, httpProtocol: httpProtocol))
     }
 }

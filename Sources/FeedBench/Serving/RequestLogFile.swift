@@ -27,7 +27,7 @@ public enum RequestLogFile {
                                  "injected_delay_ms", "duration_ms", "connection", "new_connection", "protocol"]
     /// The columns of a log written before `new_connection` and `protocol`.
     static let earlierColumns = Array(columns.prefix(9))
-    /// The protocol every request of the model speaks.
+    /// HTTP/1.1's `protocol` (ALPN's name for it); HTTP/2's is `h2`.
     public static let http11 = "http/1.1"
     /// The status of a request whose client closed the connection before the response ended.
     public static let clientClosed = 499

@@ -45,11 +45,23 @@ public struct ServeConditions: Sendable, Hashable {
         let reader = Reader(source: source)
         var result = self
         try reader.keys(of: root, allowed: ["network", "api", "offline"], at: "")
-        if let network = root["network"] { result.network = try reader.network(network, base: network is String ? nil : self.network) }
+        if let network = root["network"] {
+            result.network = try reader.network(network, base: network is String ? nil : self.network)
+            try Self.checkServed(result.network, source: source)
+        }
         if let api = root["api"] { result.api = try reader.api(api, base: self.api) }
         if let offline = root["offline"] { result.offline = try reader.bool(offline, at: "offline") }
         try result.api.validate(source: source)
         return result
+    }
+
+    /// Refuses a network `bench serve` cannot serve: HTTP/2 is modelled by `bench run`, while the
+    /// server speaks HTTP/1.1 only so far.
+    public static func checkServed(_ network: NetworkProfile, source: String) throws {
+        guard !network.multiplexes else {
+            throw InputError(source: source, field: "network.http",
+                             "expected \"1.1\": bench serve speaks HTTP/1.1 only (HTTP/2 is modelled by bench run, not served yet)")
+        }
     }
 
     /// The whole conditions as JSON, keys in the documented order, one line.
@@ -208,8 +220,8 @@ public struct ServeConditions: Sendable, Hashable {
             }
             if let tls = object["tls"] { network.tls = try bool(tls, at: "network.tls") }
             if let http = object["http"] {
-                guard let version = http as? String, version == "1.1" else {
-                    throw fail("network.http", "expected \"1.1\" (HTTP/2 is not modelled yet)")
+                guard let version = http as? String, NetworkProfile.httpVersions.contains(version) else {
+                    throw fail("network.http", "expected \"1.1\" or \"2\" (HTTP/3 is not modelled)")
                 }
                 network.http = version
             }
@@ -217,6 +229,8 @@ public struct ServeConditions: Sendable, Hashable {
             if let timeout = object["retryTimeoutMs"] { network.retryTimeout = try duration(timeout, at: "network.retryTimeoutMs") }
             if let retries = try whole("maxRetries", in: 0...100) { network.maxRetries = Int(retries) }
             if let connections = try whole("connectionsPerHost", in: 1...1_000) { network.connectionsPerHost = Int(connections) }
+            if let streams = try whole("maxConcurrentStreams", in: 1...1_000_000) { network.maxConcurrentStreams = Int(streams) }
+            if let window = try whole("streamWindowBytes", in: 1...2_147_483_647) { network.streamWindowBytes = Int(window) }
             return network
         }
 

@@ -83,7 +83,8 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
         clock.advance(to: session.startTime)
         memory.start(at: session.startTime)
         if configuration.recording.requests {
-            pipeline.requestLog = RequestRecorder(connections: configuration.network.connectionsPerHost, origin: session.startTime)
+            pipeline.requestLog = RequestRecorder(connections: configuration.network.connectionsPerHost, origin: session.startTime,
+                                                  httpProtocol: configuration.network.alpn)
         }
         try startLaunch(0)
     }

@@ -71,6 +71,8 @@ public struct SweepGrid: Sendable, Equatable {
         public var bufferLimit = 0
         /// A `bench calibrate` fit replacing the network, the API's models and the images' sizes.
         public var workload: Workload?
+        /// The HTTP version every run's network speaks (`--http`); `nil`: each network's own.
+        public var http: String?
 
         public init() {}
 

@@ -198,6 +198,7 @@ public struct SweepPlan: Sendable {
             run.api = workload.api
             run.workloadTag = workload.scenarioTag
         }
+        if let http = session.http { run.network.http = http }
         return run
     }
 
@@ -235,6 +236,7 @@ public struct SweepPlan: Sendable {
         let offline = session.offline.intervals.map { "\($0.lowerBound)-\($0.upperBound)" } + session.offline.launches.sorted().map { "launch:\($0)" }
         hash.add("\(session.launches) \(session.gap) \(session.duration) \(offline.joined(separator: "+")) \(session.releaseViewed) \(session.bufferLimit)")
         if let workload = session.workload { hash.add(workload.id) }
+        if let http = session.http { hash.add("http \(http)") }
         return hash.hex
     }
 }

@@ -9,10 +9,11 @@
 /// at their arrival times. Generic code over this protocol is specialised within the module, so
 /// the simulated path pays nothing for the seam.
 public protocol ImageTransport {
-    /// Starts downloading `image` for the pipeline's task `serial` at `now`. Returns whether the
-    /// request left the device; when it did not (the network is down), the transport retries it
-    /// and reports `.sent` when an attempt does.
-    mutating func start<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, serial: Int, at now: Int64,
+    /// Starts downloading `image` for the pipeline's task `serial` at `now`, `highPriority` when a
+    /// visible cell waits for it (HTTP/2 serves such a stream before a prefetch's). Returns
+    /// whether the request left the device; when it did not (the network is down), the
+    /// transport retries it and reports `.sent` when an attempt does.
+    mutating func start<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, serial: Int, highPriority: Bool, at now: Int64,
                                                           clock: inout Clock) -> Bool
 
     /// Stops the download of `url` (nobody wants it any more); its events no longer count.

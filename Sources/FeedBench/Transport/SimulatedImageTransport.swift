@@ -4,12 +4,15 @@
 /// fails at once without leaving the device and is retried after the network's retry timeout, up
 /// to `maxRetries` times; then the download fails.
 ///
-/// At most the network's connections per host download at once, so the linear scans are O(6).
+/// At most the network's requests per host download at once (6 connections over HTTP/1.1, up to
+/// the server's stream limit over HTTP/2), so the linear scans are O(requests per host).
 struct SimulatedImageTransport: ImageTransport {
     /// A download the pipeline has started and not yet been told is over.
     struct Download {
         var image: ImageDescriptor
         var serial: Int
+        /// Whether a visible cell waits for it (its HTTP/2 stream's urgency).
+        var highPriority: Bool
         /// Attempts failed so far (outages).
         var attempt = 0
         /// Whether its request is on the network.
@@ -42,9 +45,9 @@ struct SimulatedImageTransport: ImageTransport {
         offline = outages.absoluteIntervals(launch: index, start: start)
     }
 
-    mutating func start<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, serial: Int, at now: Int64,
+    mutating func start<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, serial: Int, highPriority: Bool, at now: Int64,
                                                           clock: inout Clock) -> Bool {
-        downloads.append(Download(image: image, serial: serial))
+        downloads.append(Download(image: image, serial: serial, highPriority: highPriority))
         return sendAttempt(downloads.count - 1, at: now, clock: &clock)
     }
 
@@ -57,7 +60,7 @@ struct SimulatedImageTransport: ImageTransport {
             return false
         }
         let use = network.send(.image(url: download.image.url, serial: download.serial), to: .images,
-                               responseBytes: download.image.encodedBytes, at: now)
+                               responseBytes: download.image.encodedBytes, urgent: download.highPriority, at: now)
         downloads[index].sent = true
         downloads[index].connection = ConnectionUse(connection: use.connection, opened: use.opened)
         network.scheduleCheck(clock: &clock)

@@ -8,6 +8,13 @@ import Foundation
 ///   with TLS 1.3, one more (a 517-byte ClientHello up, a 4,000-byte server flight down); an idle
 ///   one is reused until the idle timeout; HTTP/1.1 carries one response at a time, and a response
 ///   cancelled mid-transfer closes its connection (the next request opens a new one).
+/// - **HTTP/2** (`NetworkProfile.http` "2") opens one connection a host and carries every response
+///   on it as a stream: a request made while the handshake is under way goes when it is done;
+///   each round's bytes are shared among the streams with bytes to send, the urgent ones (a
+///   visible cell's, the API's) before the others, equally within an urgency, none beyond its
+///   flow-control window (`streamWindowBytes` unread); a loss holds back every stream's delivery
+///   until it is repaired (TCP's head-of-line blocking); a cancel resets its stream, whose queued
+///   bytes still drain, and keeps the connection.
 /// - **The uplink** is a FIFO at the uplink rate: every client message (SYN, ClientHello, the
 ///   400-byte request) waits for the ones before it, then crosses the uplink delay.
 /// - **The downlink** is the bottleneck: a drop-tail FIFO buffer of `bufferPackets` packets
@@ -40,7 +47,7 @@ final class SimulatedNetwork {
     enum Host: Int, Sendable { case images, api }
 
     /// Who is told when a response's last byte arrives.
-    enum Payload: Equatable, Sendable {
+    enum Payload: Hashable, Sendable {
         case image(url: UInt64, serial: Int)
         case api(launch: Int)
         /// A cancelled response whose queued bytes still cross the link.
@@ -78,6 +85,16 @@ final class SimulatedNetwork {
         case responding
         /// The last byte has left the buffer; at `wake` the client has it.
         case delivering
+        /// HTTP/2: the connection's handshake is under way; the request goes when it is done.
+        case awaitingConnection
+
+        /// Whether the exchange is opening its connection.
+        var isHandshake: Bool {
+            switch self {
+            case .synSent, .synAckSent, .helloSent, .serverFlight, .flightArriving: true
+            default: false
+            }
+        }
     }
 
     /// One request and its response on a connection.
@@ -93,7 +110,19 @@ final class SimulatedNetwork {
         var responseBytes: Double
         /// Payload bytes of the response that have left the buffer.
         var received = 0.0
+        /// When the request that opened the connection was sent (the SYN's round trip).
         var requestedAt: Int64
+        /// Whether the stream is urgent (a visible cell's or the API's; HTTP/2 serves it first).
+        var urgent = true
+        /// Its share of the connection's transfer: bytes not yet queued, those of them waiting
+        /// for the retransmission timer, what the last round lost of it, and its chunks in the
+        /// buffer (with their wire bytes). Over HTTP/1.1 the exchange is its connection's only
+        /// stream, and these equal the transfer's own.
+        var unsent = 0.0
+        var awaitingTimeout = 0.0
+        var lostInRound = 0.0
+        var queuedChunks = 0
+        var queuedWire = 0.0
     }
 
     let network: NetworkProfile
@@ -116,6 +145,8 @@ final class SimulatedNetwork {
     @exclusivity(unchecked) private var agenda: (time: Int64, who: Int)?
 
     private let wirePerPayload: Double
+    /// HTTP/2: the streams a round is shared among and their bytes (kept to spare allocations).
+    @exclusivity(unchecked) private var shares: [(exchange: Int, bytes: Double)] = []
 
     init(network: NetworkProfile, seed: UInt64) {
         self.network = network
@@ -128,18 +159,21 @@ final class SimulatedNetwork {
     // MARK: Requests
 
     /// Sends a request to `host` at `now` whose response is `responseBytes` of body after
-    /// `think` of the server's own time; returns the connection it went on and whether it opened
-    /// it. O(connections).
+    /// `think` of the server's own time, `urgent` unless a prefetch's; returns the connection it
+    /// went on and whether it opened it. O(connections).
     @discardableResult
-    func send(_ payload: Payload, to host: Host, responseBytes: Int64, think: Int64 = 0, at now: Int64) -> (connection: Int, opened: Bool) {
+    func send(_ payload: Payload, to host: Host, responseBytes: Int64, think: Int64 = 0, urgent: Bool = true,
+              at now: Int64) -> (connection: Int, opened: Bool) {
         advance(to: now)
         let (index, opened) = acquireConnection(host, at: now)
         exchangesMade += 1
         var exchange = Exchange(id: exchangesMade, payload: payload, connection: index, stage: .requestSent, think: think,
-                                responseBytes: Sizes.responseHeaders + Double(responseBytes), requestedAt: now)
+                                responseBytes: Sizes.responseHeaders + Double(responseBytes), requestedAt: now, urgent: urgent)
         if opened {
             exchange.stage = .synSent
             exchange.wake = uplinkArrival(Sizes.headers, at: now, lossTimeout: 1_000_000_000)
+        } else if !connections[index].isEstablished {
+            exchange.stage = .awaitingConnection
         } else {
             exchange.wake = uplinkArrival(Sizes.request + Sizes.headers, at: now, lossTimeout: connections[index].window.timeout) + jitter()
         }
@@ -148,24 +182,60 @@ final class SimulatedNetwork {
         return (connections[index].id, opened)
     }
 
-    /// Stops the exchange of `payload`: its connection is closed (HTTP/1.1 cancels by closing),
-    /// and bytes already in the buffer still cross the link. Returns the response's payload
-    /// bytes received. O(exchanges).
+    /// Stops the exchange of `payload`, and bytes already in the buffer still cross the link.
+    /// HTTP/1.1 cancels by closing the connection; HTTP/2 resets the stream and keeps the
+    /// connection (a stream cancelled during the handshake hands it to the next one waiting).
+    /// Returns the response's payload bytes received. O(exchanges).
     @discardableResult
     func cancel(_ payload: Payload, at now: Int64) -> Int64 {
         advance(to: now)
         guard let index = exchanges.firstIndex(where: { $0.payload == payload }) else { return 0 }
         let exchange = exchanges[index]
+        let c = exchange.connection
         agenda = nil
-        connections[exchange.connection].close()
         let received = exchange.stage == .responding || exchange.stage == .delivering ? exchange.received : 0
-        if connections[exchange.connection].transfer.queuedChunks > 0 && (exchange.stage == .responding || exchange.stage == .serverFlight) {
+        let bytes = Int64(min(max(0, received - Sizes.responseHeaders), exchange.responseBytes - Sizes.responseHeaders).rounded(.down))
+        guard network.multiplexes else {
+            connections[c].close()
+            if connections[c].transfer.queuedChunks > 0 && (exchange.stage == .responding || exchange.stage == .serverFlight) {
+                exchanges[index].payload = .discarded
+                exchanges[index].unsent = 0
+                connections[c].transfer.stop()
+            } else {
+                exchanges.remove(at: index)
+            }
+            return bytes
+        }
+        connections[c].release(at: now)
+        if exchange.stage.isHandshake, let next = exchanges.firstIndex(where: { $0.connection == c && $0.stage == .awaitingConnection }) {
+            // The handshake goes on for the first stream waiting on it: that stream takes this
+            // entry's place (the TLS flight's chunks name it).
+            let waiting = exchanges.remove(at: next)
+            exchanges[index].payload = waiting.payload
+            exchanges[index].think = waiting.think
+            exchanges[index].responseBytes = waiting.responseBytes
+            exchanges[index].urgent = waiting.urgent
+            return bytes
+        }
+        if exchange.stage == .responding || exchange.stage == .serverFlight {
+            // The stream's bytes not yet sent are no longer owed.
+            exchanges[index].unsent = 0
+            exchanges[index].awaitingTimeout = 0
+            syncStreams(of: c)
+        }
+        if exchange.stage.isHandshake && connections[c].streams == 0 {
+            // Nobody waits for the connection: it is abandoned, as HTTP/1.1's is.
+            connections[c].close()
+            connections[c].transfer.stop()
+        }
+        if exchanges[index].queuedChunks > 0 {
             exchanges[index].payload = .discarded
-            connections[exchange.connection].transfer.stop()
         } else {
             exchanges.remove(at: index)
         }
-        return Int64(min(max(0, received - Sizes.responseHeaders), exchange.responseBytes - Sizes.responseHeaders).rounded(.down))
+        // The reset stream's losses no longer hold the others back.
+        emptied(at: now)
+        return bytes
     }
 
     /// Drops every exchange and closes every connection (the app was killed or relaunched).
@@ -209,8 +279,13 @@ final class SimulatedNetwork {
 
     // MARK: Connections
 
-    /// An idle open connection to `host` (the most recently used), or a new one. O(connections).
+    /// An idle open connection to `host` (the most recently used), or over HTTP/2 its open one,
+    /// busy or not; else a new one. O(connections).
     private func acquireConnection(_ host: Host, at now: Int64) -> (index: Int, opened: Bool) {
+        if network.multiplexes, let open = connections.indices.first(where: { connections[$0].host == host && !connections[$0].isClosed && !connections[$0].isIdle }) {
+            connections[open].join()
+            return (open, false)
+        }
         var best: Int?
         for i in connections.indices where connections[i].host == host && connections[i].isIdle {
             if now - connections[i].idleSince > network.idleTimeout {
@@ -286,6 +361,8 @@ final class SimulatedNetwork {
         bottleneck.serve(to: time) { exchange, wire, chunkLeft in
             if let i = exchanges.firstIndex(where: { $0.id == exchange }) {
                 exchanges[i].received += wire / wirePerPayload
+                if chunkLeft { exchanges[i].queuedChunks -= 1 }
+                exchanges[i].queuedWire = exchanges[i].queuedChunks == 0 ? 0 : max(0, exchanges[i].queuedWire - wire)
                 connections[exchanges[i].connection].transfer.served(wire, chunkLeft: chunkLeft)
             }
         }
@@ -327,20 +404,29 @@ final class SimulatedNetwork {
         return (wake, who)
     }
 
-    /// Responses whose queued bytes have all left the buffer at `now`: delivered if nothing is
-    /// left to send, else waiting for their next round.
+    /// Responses whose queued bytes have all left the buffer at `now`: delivered if nothing of
+    /// theirs is left to send and no loss of their connection's is unrepaired (TCP delivers in
+    /// order), else waiting for their next round. A connection with nothing left to send ends
+    /// its transfer.
     private func emptied(at now: Int64) {
         var i = 0
         while i < exchanges.count {
             let c = exchanges[i].connection
-            if connections[c].transfer.queuedChunks == 0 && connections[c].transfer.unsent == 0 && connections[c].transfer.pendingLoss == .none
+            if exchanges[i].queuedChunks == 0 && exchanges[i].unsent == 0 && connections[c].transfer.pendingLoss == .none
                 && (exchanges[i].stage == .responding || exchanges[i].stage == .serverFlight) {
                 if exchanges[i].payload == .discarded {
                     exchanges.remove(at: i)
                     continue
                 }
-                connections[c].transfer.nextRound = .max
-                connections[c].window.lastRoundAcknowledged(bytes: connections[c].transfer.roundBytes, at: now, roundTrip: now - connections[c].transfer.roundStartedAt)
+                guard !network.multiplexes || connections[c].transfer.awaitingTimeout == 0 else {
+                    i += 1
+                    continue
+                }
+                if connections[c].transfer.queuedChunks == 0 && connections[c].transfer.unsent == 0 {
+                    connections[c].transfer.nextRound = .max
+                    connections[c].window.lastRoundAcknowledged(bytes: connections[c].transfer.roundBytes, at: now,
+                                                                roundTrip: now - connections[c].transfer.roundStartedAt)
+                }
                 exchanges[i].wake = now + network.oneWayDelay.lowerBound
                 exchanges[i].stage = exchanges[i].stage == .serverFlight ? .flightArriving : .delivering
             }
@@ -366,7 +452,7 @@ final class SimulatedNetwork {
                 exchanges[i].stage = .helloSent
                 exchanges[i].wake = uplinkArrival(Sizes.clientHello + Sizes.headers, at: now, lossTimeout: connections[connection].window.timeout)
             } else {
-                sendRequest(i, at: now)
+                established(i, at: now)
             }
         case .helloSent:
             exchanges[i].stage = .serverFlight
@@ -376,14 +462,14 @@ final class SimulatedNetwork {
         case .flightArriving:
             // The flight has arrived: the client's Finished rides with the request.
             connections[connection].idleSince = now
-            sendRequest(i, at: now)
+            established(i, at: now)
         case .requestSent:
             exchanges[i].stage = .thinking
             exchanges[i].wake = now + exchanges[i].think
         case .thinking:
             exchanges[i].stage = .responding
             startTransfer(i, bytes: exchanges[i].responseBytes, at: now)
-        case .responding:
+        case .responding, .awaitingConnection:
             break
         case .delivering:
             connections[connection].release(at: now)
@@ -392,14 +478,39 @@ final class SimulatedNetwork {
         }
     }
 
+    /// Exchange `i` has opened its connection at `now`: its request goes, then those of the
+    /// streams that waited for the handshake (HTTP/2), in the order they were made.
+    private func established(_ i: Int, at now: Int64) {
+        let c = exchanges[i].connection
+        connections[c].isEstablished = true
+        sendRequest(i, at: now)
+        for j in exchanges.indices where exchanges[j].connection == c && exchanges[j].stage == .awaitingConnection {
+            sendRequest(j, at: now)
+        }
+    }
+
     private func sendRequest(_ i: Int, at now: Int64) {
         exchanges[i].stage = .requestSent
         exchanges[i].wake = uplinkArrival(Sizes.request + Sizes.headers, at: now, lossTimeout: connections[exchanges[i].connection].window.timeout) + jitter()
     }
 
+    /// Exchange `i`'s response (or TLS flight) of `bytes` starts at `now`: a transfer of its own
+    /// on an idle connection, its first round a burst; over HTTP/2, a stream joining the
+    /// transfer under way, sent with the connection's next round.
     private func startTransfer(_ i: Int, bytes: Double, at now: Int64) {
-        connections[exchanges[i].connection].transfer.start(bytes)
+        let c = exchanges[i].connection
         exchanges[i].received = 0
+        exchanges[i].unsent = bytes
+        let transfer = connections[c].transfer
+        if network.multiplexes && (transfer.unsent > 0 || transfer.queuedChunks > 0 || transfer.pendingLoss != .none || transfer.timeoutAt != .max) {
+            syncStreams(of: c)
+            if transfer.nextRound == .max {
+                // The last round's acknowledgements clock the new stream's bytes out.
+                connections[c].transfer.nextRound = max(now, transfer.roundStartedAt + roundTripNow())
+            }
+            return
+        }
+        connections[c].transfer.start(bytes)
         release(i, at: now)
     }
 
@@ -414,6 +525,7 @@ final class SimulatedNetwork {
             connections[c].window.timedOutInRecovery(keepingThreshold: network.recoveryTimeoutKeepsThreshold,
                                                      flight: connections[c].transfer.roundBytes + connections[c].transfer.awaitingTimeout, at: now)
             connections[c].transfer.timerFired()
+            if network.multiplexes { forEachStream(of: c) { $0.awaitingTimeout = 0 } }
             release(i, at: now)
             return
         }
@@ -440,6 +552,10 @@ final class SimulatedNetwork {
         // they are lost, and the timer runs from the round's last acknowledgement.
         if loss == .fastRecovery && bottleneck.capacity - arrivedWire(at: now) < connections[c].transfer.lostInRound * wirePerPayload {
             connections[c].transfer.awaitingTimeout += connections[c].transfer.lostInRound
+            if network.multiplexes {
+                forEachStream(of: c) { $0.awaitingTimeout += $0.lostInRound }
+                syncStreams(of: c)
+            }
             if connections[c].transfer.timeoutAt == .max {
                 connections[c].transfer.timeoutAt = now + roundTripNow() + connections[c].window.timeout
             }
@@ -448,17 +564,21 @@ final class SimulatedNetwork {
         connections[c].transfer.pendingLoss = .none
         release(i, at: now)
         connections[c].transfer.nextRound = min(connections[c].transfer.nextRound, connections[c].transfer.timeoutAt)
+        // A stream whose bytes had all left waited for the repair (head-of-line blocking).
+        if network.multiplexes { emptied(at: now) }
     }
 
-    /// Releases what the window allows of exchange `i`'s unsent bytes into the buffer at `now`,
-    /// losing what overflows it and what random loss strikes, and sets its next round.
+    /// Releases what the window allows of the unsent bytes of exchange `i`'s connection into the
+    /// buffer at `now` — over HTTP/2 shared among its streams (`share`) — losing what overflows
+    /// it and what random loss strikes, and sets its next round.
     private func release(_ i: Int, at now: Int64) {
         let c = exchanges[i].connection
         let window = connections[c].window
         // The bytes still in the buffer hold the window; those that have left it are
         // acknowledged during the round now starting, freeing the window as the round goes.
         let room = max(0, window.window - connections[c].transfer.queuedWire / wirePerPayload)
-        let bytes = min(connections[c].transfer.unsent - connections[c].transfer.awaitingTimeout, room)
+        var bytes = min(connections[c].transfer.unsent - connections[c].transfer.awaitingTimeout, room)
+        if network.multiplexes { bytes = share(bytes, on: c) }
         // A transfer's first round is a burst: the server sends its window at once.
         let first = !connections[c].transfer.clocked
         // A burst meets what has reached the buffer: not the rest of the clocked rounds still
@@ -481,15 +601,20 @@ final class SimulatedNetwork {
         let loss = roundLoss(bytes: bytes, burst: first, slowStart: window.inSlowStart, queuedBefore: queuedBefore)
         let wire = bytes * wirePerPayload
         let lost = loss.wire / wirePerPayload
-        connections[c].transfer.unsent -= bytes - lost
+        let waitsForTimer = connections[c].transfer.timeoutAt != .max
+        if network.multiplexes {
+            queueShares(of: c, bytes: bytes, lost: lost, waitingForTimer: waitsForTimer)
+        } else {
+            exchanges[i].unsent -= bytes - lost
+            exchanges[i].lostInRound = lost
+            if waitsForTimer { exchanges[i].awaitingTimeout += lost }
+            if wire - loss.wire > 0 { enqueue(wire - loss.wire, of: i) }
+            connections[c].transfer.unsent -= bytes - lost
+        }
         connections[c].transfer.queuedWire += wire - loss.wire
-        if wire - loss.wire > 0 {
-            bottleneck.enqueue(wire - loss.wire, of: exchanges[i].id)
-            connections[c].transfer.queuedChunks += 1
-            if !first {
-                let span = window.inSlowStart ? (wire / 2 / bottleneck.wirePerNanosecond).rounded(.up) : Double(network.baseRoundTrip)
-                connections[c].transfer.arrival = Transfer.Arrival(wire: wire - loss.wire, start: now, span: max(1, Int64(span)))
-            }
+        if wire - loss.wire > 0 && !first {
+            let span = window.inSlowStart ? (wire / 2 / bottleneck.wirePerNanosecond).rounded(.up) : Double(network.baseRoundTrip)
+            connections[c].transfer.arrival = Transfer.Arrival(wire: wire - loss.wire, start: now, span: max(1, Int64(span)))
         }
         connections[c].transfer.roundBytes = bytes - lost
         connections[c].transfer.lostInRound = lost
@@ -498,7 +623,7 @@ final class SimulatedNetwork {
             connections[c].transfer.nextRound = connections[c].transfer.unsent > 0 ? now + roundTrip : .max
             return
         }
-        if connections[c].transfer.timeoutAt != .max {
+        if waitsForTimer {
             // The timer already runs: this loss waits for it too (`round` keeps the next round
             // no later than the timer).
             connections[c].transfer.awaitingTimeout += lost
@@ -522,12 +647,102 @@ final class SimulatedNetwork {
         }
     }
 
+    /// Queues `wire` bytes of exchange `i`'s response in the buffer as one chunk. O(1).
+    private func enqueue(_ wire: Double, of i: Int) {
+        bottleneck.enqueue(wire, of: exchanges[i].id)
+        connections[exchanges[i].connection].transfer.queuedChunks += 1
+        exchanges[i].queuedChunks += 1
+        exchanges[i].queuedWire += wire
+    }
+
+    // MARK: HTTP/2's streams
+
+    /// Calls `body` on every exchange of connection `c`. O(exchanges).
+    private func forEachStream(of c: Int, _ body: (inout Exchange) -> Void) {
+        for j in exchanges.indices where exchanges[j].connection == c {
+            body(&exchanges[j])
+        }
+    }
+
+    /// Shares up to `bytes` of connection `c`'s round among its streams with bytes to send —
+    /// the urgent ones first; within an urgency equally, a stream that needs less than its
+    /// share giving the rest to the others — none beyond its flow-control window less what of
+    /// it is still queued. Leaves each stream's share in `shares` and returns their sum.
+    /// O(streams log streams).
+    private func share(_ bytes: Double, on c: Int) -> Double {
+        shares.removeAll(keepingCapacity: true)
+        let window = Double(network.streamWindowBytes)
+        for j in exchanges.indices where exchanges[j].connection == c && (exchanges[j].stage == .responding || exchanges[j].stage == .serverFlight) {
+            let sendable = min(exchanges[j].unsent - exchanges[j].awaitingTimeout, window - exchanges[j].queuedWire / wirePerPayload)
+            if sendable > 0 { shares.append((j, sendable)) }
+        }
+        // Urgent first, then the smallest need first (each stream's id breaks ties), so that a
+        // stream wanting less than an equal share takes only what it wants.
+        shares.sort { a, b in
+            let (x, y) = (exchanges[a.exchange], exchanges[b.exchange])
+            if x.urgent != y.urgent { return x.urgent }
+            return a.bytes != b.bytes ? a.bytes < b.bytes : x.id < y.id
+        }
+        var left = bytes, k = 0
+        while k < shares.count {
+            // The streams of this urgency still to be given their share.
+            var end = k
+            while end < shares.count && exchanges[shares[end].exchange].urgent == exchanges[shares[k].exchange].urgent { end += 1 }
+            for m in k..<end {
+                let equal = left / Double(end - m)
+                let given = shares[m].bytes <= equal ? shares[m].bytes : equal
+                shares[m].bytes = given
+                left -= given
+            }
+            k = end
+        }
+        return bytes - left
+    }
+
+    /// The round's `bytes` leave as `shares` said, each stream losing its part of `lost`; each
+    /// stream's surviving bytes join the buffer as a chunk of its own. Over HTTP/2 the
+    /// connection's unsent bytes are its streams' sum. O(streams).
+    private func queueShares(of c: Int, bytes: Double, lost: Double, waitingForTimer: Bool) {
+        forEachStream(of: c) { $0.lostInRound = 0 }
+        var lostLeft = lost
+        for (m, part) in shares.enumerated() {
+            let j = part.exchange
+            let partLost = m == shares.count - 1 ? min(part.bytes, lostLeft) : lost * part.bytes / bytes
+            lostLeft -= partLost
+            exchanges[j].unsent -= part.bytes - partLost
+            exchanges[j].lostInRound = partLost
+            if waitingForTimer { exchanges[j].awaitingTimeout += partLost }
+            if part.bytes - partLost > 0 { enqueue((part.bytes - partLost) * wirePerPayload, of: j) }
+        }
+        syncStreams(of: c)
+    }
+
+    /// Connection `c`'s unsent bytes, and those waiting for its timer, as its streams' sums (a
+    /// stream's own count reaches exactly 0 when it is all sent). O(exchanges).
+    private func syncStreams(of c: Int) {
+        var unsent = 0.0, awaiting = 0.0
+        for exchange in exchanges where exchange.connection == c {
+            unsent += exchange.unsent
+            awaiting += exchange.awaitingTimeout
+        }
+        connections[c].transfer.unsent = unsent
+        connections[c].transfer.awaitingTimeout = awaiting
+    }
+
     /// The wire bytes in the buffer at `now` less what the clocked rounds queued at their start
-    /// have not delivered to it yet (each no more than it still has queued). O(exchanges).
+    /// have not delivered to it yet (each no more than it still has queued). O(exchanges), or
+    /// O(connections) over HTTP/2.
     func arrivedWire(at now: Int64) -> Double {
         var arrived = bottleneck.queuedWire
-        for exchange in exchanges {
-            arrived -= min(connections[exchange.connection].transfer.queuedWire, connections[exchange.connection].transfer.arrival.pending(at: now))
+        if network.multiplexes {
+            // Streams share their connection's rounds: each connection counts once.
+            for connection in connections {
+                arrived -= min(connection.transfer.queuedWire, connection.transfer.arrival.pending(at: now))
+            }
+        } else {
+            for exchange in exchanges {
+                arrived -= min(connections[exchange.connection].transfer.queuedWire, connections[exchange.connection].transfer.arrival.pending(at: now))
+            }
         }
         return max(0, arrived)
     }

@@ -1,17 +1,20 @@
 /// One TCP connection from the app to a host, as the simulated network keeps it: its congestion
 /// state (which lives as long as the connection, so a reused connection starts where the last
-/// response left it), what it is sending a round at a time (`Transfer`), whether a response is
-/// under way on it (HTTP/1.1 carries one at a time), and since when it has been idle. The
-/// HTTP/2 model adds its streams over this type, sharing its window and its rounds.
+/// response left it), what it is sending a round at a time (`Transfer`), how many responses are
+/// under way on it (HTTP/1.1 carries one at a time; HTTP/2 carries its streams together, sharing
+/// this window and these rounds), whether its handshake is done, and since when it has been idle.
 struct TCPConnection: Sendable {
     /// In the order connections were opened in the run, from 1 (the request log's `connection`).
     let id: Int
     let host: SimulatedNetwork.Host
     var window: CongestionWindow
-    /// The bytes under way, a round trip at a time: the TLS flight, then each response.
+    /// The bytes under way, a round trip at a time: the TLS flight, then the responses.
     var transfer = Transfer()
-    private(set) var isBusy = true
+    /// Responses under way on it (HTTP/2's open streams; 0 or 1 over HTTP/1.1).
+    private(set) var streams = 1
     private(set) var isClosed = false
+    /// Whether the handshake (TCP's, then TLS's) is done, so that a request may go at once.
+    var isEstablished = false
     /// When the last response on it ended (or the handshake did).
     var idleSince: Int64 = 0
 
@@ -23,26 +26,32 @@ struct TCPConnection: Sendable {
     }
 
     /// Open and carrying no response.
-    var isIdle: Bool { !isBusy && !isClosed }
+    var isIdle: Bool { streams == 0 && !isClosed }
 
-    /// A request takes the idle connection at `now`: its transfer starts afresh, and after an
-    /// idle longer than the timeout the window restarts when `restartAfterIdle` (Linux's
-    /// default). O(log window).
+    /// A request takes the idle connection at `now`: its transfer starts afresh (unless a reset
+    /// HTTP/2 stream's bytes still drain from it), and after an idle longer than the timeout the
+    /// window restarts when `restartAfterIdle` (Linux's default). O(log window).
     mutating func take(at now: Int64, restartAfterIdle: Bool) {
-        isBusy = true
-        transfer = Transfer()
+        streams = 1
+        if transfer.queuedChunks == 0 { transfer = Transfer() }
         if restartAfterIdle { window.restartAfterIdle(since: idleSince, at: now) }
     }
 
-    /// The response under way ended at `now`: the connection is idle.
-    mutating func release(at now: Int64) {
-        isBusy = false
-        idleSince = now
+    /// Another stream opens on the busy connection (HTTP/2). O(1).
+    mutating func join() {
+        streams += 1
     }
 
-    /// Closed (a cancelled response, the idle timeout, the app's end): never used again.
+    /// A response under way ended (or its stream was reset) at `now`: the connection is idle
+    /// when it was the last.
+    mutating func release(at now: Int64) {
+        streams = max(0, streams - 1)
+        if streams == 0 { idleSince = now }
+    }
+
+    /// Closed (a cancelled HTTP/1.1 response, the idle timeout, the app's end): never used again.
     mutating func close() {
         isClosed = true
-        isBusy = false
+        streams = 0
     }
 }

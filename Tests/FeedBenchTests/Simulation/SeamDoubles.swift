@@ -54,7 +54,7 @@ struct ScriptedImageTransport: ImageTransport {
         self.leavesDevice = leavesDevice
     }
 
-    mutating func start<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, serial: Int, at now: Int64, clock: inout Clock) -> Bool {
+    mutating func start<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, serial: Int, highPriority: Bool, at now: Int64, clock: inout Clock) -> Bool {
         started.append(image.url)
         underWay[image.url] = serial
         if let answerAfter { clock.schedule(.pipeline(.transport(.responseStarted(url: image.url, serial: serial))), after: answerAfter) }

@@ -318,11 +318,15 @@ import Testing
         #expect(slower >= 18, "10 % loss slows nearly every 300 KB download: \(slower) of 20")
     }
 
-    @Test func lookingAtTheNetworkBetweenItsEventsChangesNothing() {
-        for profile in [NetworkProfile.wifi, .lte, .threeG] {
+    @Test(arguments: ["1.1", "2"])
+    func lookingAtTheNetworkBetweenItsEventsChangesNothing(http: String) {
+        for var profile in [NetworkProfile.wifi, .lte, .threeG] {
+            profile.http = http
             func run(peekingEvery step: Int64?) -> [(SimulatedNetwork.Payload, Int64)] {
                 let network = SimulatedNetwork(network: profile, seed: 3)
-                for url in 1...6 { network.send(.image(url: UInt64(url), serial: url), to: .images, responseBytes: Int64(url) * 90_000, at: 0) }
+                for url in 1...6 {
+                    network.send(.image(url: UInt64(url), serial: url), to: .images, responseBytes: Int64(url) * 90_000, urgent: url > 3, at: 0)
+                }
                 network.send(.api(launch: 0), to: .api, responseBytes: 900, think: 40_000_000, at: 1_000_000)
                 var arrivals: [(SimulatedNetwork.Payload, Int64)] = []
                 var peek: Int64 = 0

@@ -4,7 +4,8 @@ import Testing
 /// A connection owns its congestion window and what it is sending: a request that takes it
 /// again keeps the window the last response left (TCP's state lives as long as the connection)
 /// but starts its transfer afresh — no unsent bytes, loss or timer carry over — and a transfer's
-/// queued bytes are counted down chunk by chunk as the buffer serves them.
+/// queued bytes are counted down chunk by chunk as the buffer serves them. Over HTTP/2 it counts
+/// its streams.
 @Suite struct TCPConnectionTests {
     static let segment = 1_448.0
 
@@ -14,8 +15,6 @@ import Testing
         let grown = connection.window.window
         #expect(grown == 20 * Self.segment)
         connection.transfer.start(50_000)
-        connection.transfer.queuedWire = 10_000
-        connection.transfer.queuedChunks = 2
         connection.transfer.pendingLoss = .fastRecovery
         connection.transfer.timeoutAt = 5_000_000_000
         connection.release(at: 200_000_000)
@@ -25,6 +24,26 @@ import Testing
         #expect(connection.window.window == grown)
         #expect(connection.transfer.unsent == 0 && connection.transfer.queuedWire == 0 && connection.transfer.queuedChunks == 0)
         #expect(connection.transfer.pendingLoss == .none && connection.transfer.timeoutAt == .max && !connection.transfer.clocked)
+
+        // An HTTP/2 connection whose reset stream's bytes still drain keeps counting them down.
+        connection.transfer.queuedWire = 10_000
+        connection.transfer.queuedChunks = 2
+        connection.release(at: 400_000_000)
+        connection.take(at: 500_000_000, restartAfterIdle: false)
+        #expect(connection.transfer.queuedWire == 10_000 && connection.transfer.queuedChunks == 2)
+    }
+
+    @Test func anHTTP2ConnectionCountsItsStreamsAndIsIdleAfterTheLast() {
+        var connection = TCPConnection(id: 1, host: .images, network: .lte)
+        connection.join()
+        connection.join()
+        connection.release(at: 100)
+        connection.release(at: 200)
+        #expect(!connection.isIdle && connection.streams == 1)
+        connection.release(at: 300)
+        #expect(connection.isIdle && connection.idleSince == 300)
+        connection.close()
+        #expect(!connection.isIdle && connection.isClosed)
     }
 
     @Test func aTransferCountsItsQueuedBytesDownChunkByChunk() {
