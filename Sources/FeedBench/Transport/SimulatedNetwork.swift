@@ -102,8 +102,10 @@ final class SimulatedNetwork {
         /// In the order exchanges were made (the buffer's chunks name their exchange by it).
         let id: Int
         var payload: Payload
-        var connection: Int
         var stage: Stage
+        /// Whether the stream is urgent (a visible cell's or the API's; HTTP/2 serves it first).
+        var urgent: Bool
+        var connection: Int
         /// The next stage change (for the stages that wait on a time).
         var wake: Int64 = .max
         var think: Int64
@@ -112,12 +114,11 @@ final class SimulatedNetwork {
         var received = 0.0
         /// When the request that opened the connection was sent (the SYN's round trip).
         var requestedAt: Int64
-        /// Whether the stream is urgent (a visible cell's or the API's; HTTP/2 serves it first).
-        var urgent = true
         /// Its share of the connection's transfer: bytes not yet queued, those of them waiting
         /// for the retransmission timer, what the last round lost of it, and its chunks in the
         /// buffer (with their wire bytes). Over HTTP/1.1 the exchange is its connection's only
-        /// stream, and these equal the transfer's own.
+        /// stream: its unsent bytes and chunks equal the transfer's, and the rest, which only
+        /// HTTP/2's sharing reads, are not kept.
         var unsent = 0.0
         var awaitingTimeout = 0.0
         var lostInRound = 0.0
@@ -145,6 +146,8 @@ final class SimulatedNetwork {
     @exclusivity(unchecked) private var agenda: (time: Int64, who: Int)?
 
     private let wirePerPayload: Double
+    /// Whether the network speaks HTTP/2 (kept: the hot paths ask often).
+    private let multiplexes: Bool
     /// HTTP/2: the streams a round is shared among and their bytes (kept to spare allocations).
     @exclusivity(unchecked) private var shares: [(exchange: Int, bytes: Double)] = []
 
@@ -153,6 +156,7 @@ final class SimulatedNetwork {
         generator = SeededGenerator(seed: seed, stream: 0x7463_7069_702e_6e65)
         let segment = Double(network.maxSegmentBytes)
         wirePerPayload = (segment + Sizes.headers) / segment
+        multiplexes = network.multiplexes
         bottleneck = Bottleneck(bitsPerSecond: network.bitsPerSecond, packets: network.bufferPackets, packetWire: segment + Sizes.headers)
     }
 
@@ -167,8 +171,8 @@ final class SimulatedNetwork {
         advance(to: now)
         let (index, opened) = acquireConnection(host, at: now)
         exchangesMade += 1
-        var exchange = Exchange(id: exchangesMade, payload: payload, connection: index, stage: .requestSent, think: think,
-                                responseBytes: Sizes.responseHeaders + Double(responseBytes), requestedAt: now, urgent: urgent)
+        var exchange = Exchange(id: exchangesMade, payload: payload, stage: .requestSent, urgent: urgent, connection: index, think: think,
+                                responseBytes: Sizes.responseHeaders + Double(responseBytes), requestedAt: now)
         if opened {
             exchange.stage = .synSent
             exchange.wake = uplinkArrival(Sizes.headers, at: now, lossTimeout: 1_000_000_000)
@@ -195,7 +199,7 @@ final class SimulatedNetwork {
         agenda = nil
         let received = exchange.stage == .responding || exchange.stage == .delivering ? exchange.received : 0
         let bytes = Int64(min(max(0, received - Sizes.responseHeaders), exchange.responseBytes - Sizes.responseHeaders).rounded(.down))
-        guard network.multiplexes else {
+        guard multiplexes else {
             connections[c].close()
             if connections[c].transfer.queuedChunks > 0 && (exchange.stage == .responding || exchange.stage == .serverFlight) {
                 exchanges[index].payload = .discarded
@@ -282,7 +286,7 @@ final class SimulatedNetwork {
     /// An idle open connection to `host` (the most recently used), or over HTTP/2 its open one,
     /// busy or not; else a new one. O(connections).
     private func acquireConnection(_ host: Host, at now: Int64) -> (index: Int, opened: Bool) {
-        if network.multiplexes, let open = connections.indices.first(where: { connections[$0].host == host && !connections[$0].isClosed && !connections[$0].isIdle }) {
+        if multiplexes, let open = connections.indices.first(where: { connections[$0].host == host && !connections[$0].isClosed && !connections[$0].isIdle }) {
             connections[open].join()
             return (open, false)
         }
@@ -362,7 +366,8 @@ final class SimulatedNetwork {
             if let i = exchanges.firstIndex(where: { $0.id == exchange }) {
                 exchanges[i].received += wire / wirePerPayload
                 if chunkLeft { exchanges[i].queuedChunks -= 1 }
-                exchanges[i].queuedWire = exchanges[i].queuedChunks == 0 ? 0 : max(0, exchanges[i].queuedWire - wire)
+                // Only HTTP/2's flow control reads a stream's queued bytes.
+                if multiplexes { exchanges[i].queuedWire = exchanges[i].queuedChunks == 0 ? 0 : max(0, exchanges[i].queuedWire - wire) }
                 connections[exchanges[i].connection].transfer.served(wire, chunkLeft: chunkLeft)
             }
         }
@@ -418,7 +423,7 @@ final class SimulatedNetwork {
                     exchanges.remove(at: i)
                     continue
                 }
-                guard !network.multiplexes || connections[c].transfer.awaitingTimeout == 0 else {
+                guard !multiplexes || connections[c].transfer.awaitingTimeout == 0 else {
                     i += 1
                     continue
                 }
@@ -502,7 +507,7 @@ final class SimulatedNetwork {
         exchanges[i].received = 0
         exchanges[i].unsent = bytes
         let transfer = connections[c].transfer
-        if network.multiplexes && (transfer.unsent > 0 || transfer.queuedChunks > 0 || transfer.pendingLoss != .none || transfer.timeoutAt != .max) {
+        if multiplexes && (transfer.unsent > 0 || transfer.queuedChunks > 0 || transfer.pendingLoss != .none || transfer.timeoutAt != .max) {
             syncStreams(of: c)
             if transfer.nextRound == .max {
                 // The last round's acknowledgements clock the new stream's bytes out.
@@ -525,7 +530,7 @@ final class SimulatedNetwork {
             connections[c].window.timedOutInRecovery(keepingThreshold: network.recoveryTimeoutKeepsThreshold,
                                                      flight: connections[c].transfer.roundBytes + connections[c].transfer.awaitingTimeout, at: now)
             connections[c].transfer.timerFired()
-            if network.multiplexes { forEachStream(of: c) { $0.awaitingTimeout = 0 } }
+            if multiplexes { forEachStream(of: c) { $0.awaitingTimeout = 0 } }
             release(i, at: now)
             return
         }
@@ -552,7 +557,7 @@ final class SimulatedNetwork {
         // they are lost, and the timer runs from the round's last acknowledgement.
         if loss == .fastRecovery && bottleneck.capacity - arrivedWire(at: now) < connections[c].transfer.lostInRound * wirePerPayload {
             connections[c].transfer.awaitingTimeout += connections[c].transfer.lostInRound
-            if network.multiplexes {
+            if multiplexes {
                 forEachStream(of: c) { $0.awaitingTimeout += $0.lostInRound }
                 syncStreams(of: c)
             }
@@ -565,7 +570,7 @@ final class SimulatedNetwork {
         release(i, at: now)
         connections[c].transfer.nextRound = min(connections[c].transfer.nextRound, connections[c].transfer.timeoutAt)
         // A stream whose bytes had all left waited for the repair (head-of-line blocking).
-        if network.multiplexes { emptied(at: now) }
+        if multiplexes { emptied(at: now) }
     }
 
     /// Releases what the window allows of the unsent bytes of exchange `i`'s connection into the
@@ -578,7 +583,7 @@ final class SimulatedNetwork {
         // acknowledged during the round now starting, freeing the window as the round goes.
         let room = max(0, window.window - connections[c].transfer.queuedWire / wirePerPayload)
         var bytes = min(connections[c].transfer.unsent - connections[c].transfer.awaitingTimeout, room)
-        if network.multiplexes { bytes = share(bytes, on: c) }
+        if multiplexes { bytes = share(bytes, on: c) }
         // A transfer's first round is a burst: the server sends its window at once.
         let first = !connections[c].transfer.clocked
         // A burst meets what has reached the buffer: not the rest of the clocked rounds still
@@ -602,12 +607,10 @@ final class SimulatedNetwork {
         let wire = bytes * wirePerPayload
         let lost = loss.wire / wirePerPayload
         let waitsForTimer = connections[c].transfer.timeoutAt != .max
-        if network.multiplexes {
+        if multiplexes {
             queueShares(of: c, bytes: bytes, lost: lost, waitingForTimer: waitsForTimer)
         } else {
             exchanges[i].unsent -= bytes - lost
-            exchanges[i].lostInRound = lost
-            if waitsForTimer { exchanges[i].awaitingTimeout += lost }
             if wire - loss.wire > 0 { enqueue(wire - loss.wire, of: i) }
             connections[c].transfer.unsent -= bytes - lost
         }
@@ -652,7 +655,7 @@ final class SimulatedNetwork {
         bottleneck.enqueue(wire, of: exchanges[i].id)
         connections[exchanges[i].connection].transfer.queuedChunks += 1
         exchanges[i].queuedChunks += 1
-        exchanges[i].queuedWire += wire
+        if multiplexes { exchanges[i].queuedWire += wire }
     }
 
     // MARK: HTTP/2's streams
@@ -734,7 +737,7 @@ final class SimulatedNetwork {
     /// O(connections) over HTTP/2.
     func arrivedWire(at now: Int64) -> Double {
         var arrived = bottleneck.queuedWire
-        if network.multiplexes {
+        if multiplexes {
             // Streams share their connection's rounds: each connection counts once.
             for connection in connections {
                 arrived -= min(connection.transfer.queuedWire, connection.transfer.arrival.pending(at: now))
