@@ -35,7 +35,10 @@ import Testing
         let result = try BenchProcess.run(one + ["--out", out, "--requests", requests])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try String(contentsOfFile: requests, encoding: .utf8).split(separator: "\n")
-        #expect(lines.first == "time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection,new_connection,protocol")
+        #expect(lines.first == "time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection,new_connection,protocol,priority")
+        // A window of 5 prefetches at low priority; the API's calls and the visible cells' images go high.
+        #expect(lines.contains { $0.contains(",GET,/images/") && $0.hasSuffix(",low") } && lines.contains { $0.contains(",GET,/images/") && $0.hasSuffix(",high") })
+        #expect(lines.filter { $0.contains(",GET,/v1/") }.allSatisfy { $0.hasSuffix(",http/1.1,high") })
         #expect(lines.contains { $0.contains(",GET,/v1/images/search?limit=10&page=1,200,") })
         let images = lines.filter { $0.contains(",GET,/images/") }
         let row = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")

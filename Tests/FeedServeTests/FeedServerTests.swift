@@ -224,8 +224,8 @@ import Testing
         _ = try await server.request("/images/nope.jpg")
         await server.stop()
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        #expect(lines.first?.joined(separator: ",") == "time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection,new_connection,protocol")
-        #expect(lines.count == 4 && lines.dropFirst().allSatisfy { $0.count == 11 && $0[10] == "http/1.1" })
+        #expect(lines.first?.joined(separator: ",") == "time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection,new_connection,protocol,priority")
+        #expect(lines.count == 4 && lines.dropFirst().allSatisfy { $0.count == 12 && $0[10] == "http/1.1" && $0[11] == "" }, "HTTP/1.1 carries no priority")
         #expect(lines[1][1] == "GET" && lines[1][2] == "/v1/images/search?page=1" && lines[1][3] == "200" && lines[1][5] == "" && lines[1][6] == "30.000")
         let size = String(ImageCatalog(seed: 0).descriptor(7).encodedBytes)
         #expect(lines[2][2] == "/images/7.jpg" && lines[2][4] == size && lines[2][5] == size && lines[2][6] == "0.000")

@@ -69,7 +69,8 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 DEFAULT_REPLAY = ROOT / ".build-ns3" / "replay"
 
 LOG_COLUMNS = ["time_ms", "method", "path", "status", "bytes", "object_bytes",
-               "injected_delay_ms", "duration_ms", "connection", "new_connection", "protocol"]
+               "injected_delay_ms", "duration_ms", "connection", "new_connection", "protocol",
+               "priority"]
 LATE_MS = 50.0
 # A request ns-3 sent more than this after its time_ms waited behind a slower response.
 QUEUED_MS = 1.0
@@ -163,9 +164,9 @@ def check_log(path: Path) -> None:
         raise BadInput(f"{path}: cannot read the file ({error.strerror})") from None
     except UnicodeDecodeError:
         raise BadInput(f"{path}: not UTF-8 text") from None
-    if header not in (LOG_COLUMNS, LOG_COLUMNS[:9]):
+    if header not in (LOG_COLUMNS, LOG_COLUMNS[:11], LOG_COLUMNS[:9]):
         raise BadInput(f"{path}:1: expected the header {','.join(LOG_COLUMNS)} "
-                       "(or its first 9 columns)")
+                       "(or its first 11 or 9 columns)")
 
 
 def moved_log(log: Path, replica: int, into: Path) -> Path:

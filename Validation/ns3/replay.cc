@@ -626,7 +626,8 @@ ReadLog(const std::string& path)
                                                       "duration_ms",
                                                       "connection",
                                                       "new_connection",
-                                                      "protocol"};
+                                                      "protocol",
+                                                      "priority"};
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {
@@ -646,9 +647,10 @@ ReadLog(const std::string& path)
         if (lineNumber == 1)
         {
             auto header = SplitCsv(line);
-            if (header.size() == 11 && std::equal(header.begin(), header.end(), kColumns.begin()))
+            if ((header.size() == 12 || header.size() == 11) &&
+                std::equal(header.begin(), header.end(), kColumns.begin()))
             {
-                columns = 11;
+                columns = header.size();
             }
             else if (header.size() == 9 &&
                      std::equal(header.begin(), header.end(), kColumns.begin()))
@@ -660,7 +662,7 @@ ReadLog(const std::string& path)
             {
                 Fail(path + ":1: expected the header time_ms,method,path,status,bytes,"
                             "object_bytes,injected_delay_ms,duration_ms,connection"
-                            "[,new_connection,protocol]");
+                            "[,new_connection,protocol[,priority]]");
             }
             continue;
         }
@@ -712,7 +714,14 @@ ReadLog(const std::string& path)
             Fail(where + "connection: expected a whole number, found \"" + f[8] + "\"");
         }
         r.connection = static_cast<long>(whole);
-        if (columns == 11)
+        if (columns == 12)
+        {
+            if (f[11] != "" && f[11] != "high" && f[11] != "low")
+            {
+                Fail(where + "priority: expected high, low or nothing, found \"" + f[11] + "\"");
+            }
+        }
+        if (columns >= 11)
         {
             if (f[9] != "0" && f[9] != "1")
             {

@@ -263,7 +263,7 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
 
     /// The connection `task`'s download went on, as its transport says, else its slot.
     func connectionUse(of task: TaskTable.Task) -> ConnectionUse {
-        transport.connectionUse(task.image.url) ?? ConnectionUse(connection: task.connection, opened: false)
+        transport.connectionUse(task.image.url) ?? ConnectionUse(connection: task.connection, opened: false, highPriority: task.highPriority)
     }
 
     /// Frees the connection `task` holds.

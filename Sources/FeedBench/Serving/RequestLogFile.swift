@@ -1,7 +1,7 @@
 import Foundation
 
 /// `bench serve --log FILE`: one CSV line per request, written as each response ends —
-/// `time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection,new_connection,protocol`.
+/// `time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection,new_connection,protocol,priority`.
 /// The server writes it (`RequestLog` in FeedServe); `bench cachesim` replays its image
 /// requests as a key trace, and `records(…)` reads it back.
 ///
@@ -12,9 +12,12 @@ import Foundation
 ///   `duration_ms`: arrival to the last byte (what the client waited: handshakes, the network
 ///   model and the server's time); `connection`: the network model's connection, 1, 2, … as it
 ///   opened them (a request that crossed no network: its real connection's number);
-///   `new_connection`: 1 when this request opened its connection, else 0; `protocol`: `http/1.1`.
+///   `new_connection`: 1 when this request opened its connection, else 0; `protocol`: `http/1.1`
+///   or `h2`; `priority`: `high` or `low` as the app sent it (a simulated run's), empty when not
+///   known (the server's: HTTP/1.1 carries none).
 ///
-/// Logs written before the last two columns existed (9 columns) are read too: a connection's
+/// Logs written before `priority` (11 columns) are read too, their priority empty; so are those
+/// written before the last three columns existed (9 columns): a connection's
 /// first request then counts as opening it (their `injected_delay_ms` held an image's round trip
 /// and pacing too in a server's log, and the whole duration in a simulated run's).
 ///
@@ -24,9 +27,16 @@ import Foundation
 /// nginx logs it) and the bytes sent until then: every request that reached the server is there.
 public enum RequestLogFile {
     public static let columns = ["time_ms", "method", "path", "status", "bytes", "object_bytes",
-                                 "injected_delay_ms", "duration_ms", "connection", "new_connection", "protocol"]
+                                 "injected_delay_ms", "duration_ms", "connection", "new_connection", "protocol", "priority"]
+    /// The columns of a log written before `priority`.
+    static let previousColumns = Array(columns.prefix(11))
     /// The columns of a log written before `new_connection` and `protocol`.
     static let earlierColumns = Array(columns.prefix(9))
+    /// `priority`'s values: the request went with high priority (a visible cell's image, the
+    /// API's call) or low (a prefetch's); empty where it is not known (`bench serve`'s log:
+    /// HTTP/1.1 carries no priority).
+    public static let highPriority = "high"
+    public static let lowPriority = "low"
     /// HTTP/1.1's `protocol` (ALPN's name for it); HTTP/2's is `h2`.
     public static let http11 = "http/1.1"
     /// The status of a request whose client closed the connection before the response ended.
@@ -48,11 +58,14 @@ public enum RequestLogFile {
         /// Whether this request opened its connection.
         public var newConnection: Bool
         public var httpProtocol: String
+        /// `high`, `low`, or empty when not known.
+        public var priority: String
         /// The file line it was read from (0 for a record not read from a file).
         public var line: Int
 
         public init(time: Int64, method: String, path: String, status: Int, bytes: Int64, objectBytes: Int64?, injectedDelay: Int64,
-                    duration: Int64, connection: Int, newConnection: Bool = false, httpProtocol: String = RequestLogFile.http11, line: Int = 0) {
+                    duration: Int64, connection: Int, newConnection: Bool = false, httpProtocol: String = RequestLogFile.http11,
+                    priority: String = "", line: Int = 0) {
             self.time = time
             self.method = method
             self.path = path
@@ -64,6 +77,7 @@ public enum RequestLogFile {
             self.connection = connection
             self.newConnection = newConnection
             self.httpProtocol = httpProtocol
+            self.priority = priority
             self.line = line
         }
 
@@ -73,7 +87,7 @@ public enum RequestLogFile {
             let quotedPath = path.contains(",") || path.contains("\"") ? "\"" + path.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : path
             return [Self.milliseconds(time), method, quotedPath, String(status), String(bytes), objectBytes.map(String.init) ?? "",
                     Self.milliseconds(injectedDelay), Self.milliseconds(duration), String(connection), newConnection ? "1" : "0",
-                    httpProtocol].joined(separator: ",") + "\n"
+                    httpProtocol, priority].joined(separator: ",") + "\n"
         }
 
         static func milliseconds(_ nanoseconds: Int64) -> String { FixedPoint.ratio(nanoseconds, 1_000_000, decimals: 3) }
@@ -102,16 +116,17 @@ public enum RequestLogFile {
         records.reduce(into: header) { $0 += $1.csvLine }
     }
 
-    /// Whether `prefix` (a file's first bytes) starts with the log's header line (this one or the
-    /// earlier one of 9 columns).
+    /// Whether `prefix` (a file's first bytes) starts with the log's header line (this one, the
+    /// previous one of 11 columns or the earlier one of 9).
     public static func startsWithHeader<Bytes: Collection>(_ prefix: Bytes) -> Bool where Bytes.Element == UInt8 {
-        [columns, earlierColumns].contains { starts(prefix, with: $0) }
+        [columns, previousColumns, earlierColumns].contains { starts(prefix, with: $0) }
     }
 
-    /// Whether `prefix` (a file's first bytes) starts with this format's header line: the one
-    /// whose `injected_delay_ms` is the server's own time and whose `new_connection` is recorded.
+    /// Whether `prefix` (a file's first bytes) starts with a header line whose
+    /// `injected_delay_ms` is the server's own time and whose `new_connection` is recorded (this
+    /// one or the previous one).
     public static func startsWithCurrentHeader<Bytes: Collection>(_ prefix: Bytes) -> Bool where Bytes.Element == UInt8 {
-        starts(prefix, with: columns)
+        starts(prefix, with: columns) || starts(prefix, with: previousColumns)
     }
 
     static func starts<Bytes: Collection>(_ prefix: Bytes, with columns: [String]) -> Bool where Bytes.Element == UInt8 {
@@ -124,12 +139,13 @@ public enum RequestLogFile {
 
     /// Every request of the log `bytes` (named `source` in messages), sorted by arrival time
     /// (ties keep the file's order). Refused, with the line and column: another header (this
-    /// one, or the earlier one of 9 columns), a line
+    /// one, the previous one of 11 columns or the earlier one of 9), a line
     /// without the header's fields, a field that is not what its column holds. O(n log n); the log is
     /// read whole (a session's log is thousands of lines).
     public static func records(parsing bytes: [UInt8], source: String) throws -> [Record] {
         let table = try CSVTable(parsing: bytes, source: source)
-        let current = table.header.fields == columns
+        let current = table.header.fields == columns || table.header.fields == previousColumns
+        let prioritized = table.header.fields == columns
         guard current || table.header.fields == earlierColumns else {
             throw InputError(source: source, line: table.header.line,
                              "expected the header \(columns.joined(separator: ",")), found \(InputError.quote(table.header.fields.joined(separator: ",")))")
@@ -142,12 +158,13 @@ public enum RequestLogFile {
             let connection = Int(try fields.whole(8, in: 1...Int64(Int32.max)))
             let opened = current ? try fields.whole(9, in: 0...1) == 1 : seen.insert(connection).inserted
             let httpProtocol = current ? try fields.token(10) : http11
+            let priority = prioritized ? try fields.priority(11) : ""
             records.append(Record(
                 time: try fields.milliseconds(0), method: try fields.word(1), path: record.fields[2],
                 status: Int(try fields.whole(3, in: 100...599)), bytes: try fields.whole(4),
                 objectBytes: record.fields[5].isEmpty ? nil : try fields.whole(5),
                 injectedDelay: try fields.milliseconds(6), duration: try fields.milliseconds(7),
-                connection: connection, newConnection: opened, httpProtocol: httpProtocol, line: record.line))
+                connection: connection, newConnection: opened, httpProtocol: httpProtocol, priority: priority, line: record.line))
         }
         // Stable: equal times keep the order of the file.
         return records.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
@@ -209,6 +226,15 @@ public enum RequestLogFile {
             let text = record.fields[i]
             guard !text.isEmpty, text.count <= 32, text.utf8.allSatisfy({ (33...126).contains($0) && $0 != 44 && $0 != 34 }) else {
                 throw failure(i, "a protocol such as http/1.1")
+            }
+            return text
+        }
+
+        /// `high`, `low` or empty.
+        func priority(_ i: Int) throws -> String {
+            let text = record.fields[i]
+            guard text.isEmpty || text == RequestLogFile.highPriority || text == RequestLogFile.lowPriority else {
+                throw failure(i, "high, low or nothing")
             }
             return text
         }

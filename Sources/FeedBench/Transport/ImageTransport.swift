@@ -50,14 +50,17 @@ extension ImageTransport {
 }
 
 /// A request's connection, as the request log shows it: its number in the order connections
-/// were opened, and whether this request opened it (paying the handshakes).
+/// were opened, whether this request opened it (paying the handshakes), and whether it went with
+/// high priority (a visible cell's, or the API's) or low (a prefetch's).
 public struct ConnectionUse: Sendable, Equatable {
     public var connection: Int
     public var opened: Bool
+    public var highPriority: Bool
 
-    public init(connection: Int, opened: Bool) {
+    public init(connection: Int, opened: Bool, highPriority: Bool = true) {
         self.connection = connection
         self.opened = opened
+        self.highPriority = highPriority
     }
 }
 

@@ -62,7 +62,7 @@ struct SimulatedImageTransport: ImageTransport {
         let use = network.send(.image(url: download.image.url, serial: download.serial), to: .images,
                                responseBytes: download.image.encodedBytes, urgent: download.highPriority, at: now)
         downloads[index].sent = true
-        downloads[index].connection = ConnectionUse(connection: use.connection, opened: use.opened)
+        downloads[index].connection = ConnectionUse(connection: use.connection, opened: use.opened, highPriority: download.highPriority)
         network.scheduleCheck(clock: &clock)
         return true
     }

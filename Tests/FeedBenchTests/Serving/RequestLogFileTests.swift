@@ -12,15 +12,22 @@ import Testing
     }
 
     @Test func theCurrentColumnsSayWhoOpenedAConnectionAndTheEarlierOnesAreReadAsFirstUse() throws {
-        let current = try Self.parse(["1,GET,/images/7.jpg,200,300,300,0,50,3,1,http/1.1", "2,GET,/images/8.jpg,200,300,300,0,9,3,0,http/1.1"],
+        let current = try Self.parse(["1,GET,/images/7.jpg,200,300,300,0,50,3,1,h2,low", "2,GET,/images/8.jpg,200,300,300,0,9,3,0,h2,high",
+                                      "3,GET,/images/9.jpg,200,300,300,0,9,3,0,http/1.1,"],
                                      header: RequestLogFile.header)
-        #expect(current.map(\.newConnection) == [true, false] && current.map(\.connection) == [3, 3])
-        #expect(current.allSatisfy { $0.httpProtocol == "http/1.1" })
-        #expect(current[0].csvLine == "1.000,GET,/images/7.jpg,200,300,300,0.000,50.000,3,1,http/1.1\n")
+        #expect(current.map(\.newConnection) == [true, false, false] && current.map(\.connection) == [3, 3, 3])
+        #expect(current.map(\.httpProtocol) == ["h2", "h2", "http/1.1"] && current.map(\.priority) == ["low", "high", ""])
+        #expect(current[0].csvLine == "1.000,GET,/images/7.jpg,200,300,300,0.000,50.000,3,1,h2,low\n")
+        // Before `priority`: 11 columns, the priority not known.
+        let previous = try Self.parse(["1,GET,/images/7.jpg,200,300,300,0,50,3,1,http/1.1"],
+                                      header: RequestLogFile.previousColumns.joined(separator: ",") + "\n")
+        #expect(previous.map(\.newConnection) == [true] && previous.map(\.priority) == [""])
+        #expect(RequestLogFile.startsWithCurrentHeader(Array((RequestLogFile.previousColumns.joined(separator: ",") + "\n").utf8)))
         let earlier = try Self.parse(["1,GET,/images/7.jpg,200,300,300,0,50,3", "2,GET,/images/8.jpg,200,300,300,0,9,3",
                                       "3,GET,/images/9.jpg,200,300,300,0,9,4"])
         #expect(earlier.map(\.newConnection) == [true, false, true])
-        for (line, field) in [("1,GET,/,200,0,,0,0,1,2,http/1.1", "new_connection"), ("1,GET,/,200,0,,0,0,1,1,http 2", "protocol")] {
+        for (line, field) in [("1,GET,/,200,0,,0,0,1,2,http/1.1,", "new_connection"), ("1,GET,/,200,0,,0,0,1,1,http 2,", "protocol"),
+                              ("1,GET,/,200,0,,0,0,1,1,h2,urgent", "priority")] {
             #expect {
                 _ = try Self.parse([line], header: RequestLogFile.header)
             } throws: { error in (error as? InputError)?.field == field }
