@@ -59,6 +59,12 @@ constexpr uint64_t kRequestBytes = 400;          // an HTTP request's headers, c
 constexpr uint64_t kResponseHeaderBytes = 300;   // a response's headers, before its body
 constexpr uint64_t kClientHelloBytes = 517;      // TLS 1.3 ClientHello, client -> server
 constexpr uint64_t kServerTlsFlightBytes = 4000; // ServerHello ... Finished, server -> client
+constexpr uint64_t kResetStreamBytes = 13;        // HTTP/2 RST_STREAM: a 9-byte frame header + 4
+// HTTP/2: the server writes a stream's bytes a segment at a time, and only while TCP holds less
+// than this unsent (TCP_NOTSENT_LOWAT, which servers that honour priorities set), so that
+// each write picks the stream by priority as the window opens.
+constexpr uint64_t kH2FrameBytes = 1448;
+constexpr uint64_t kH2UnsentLowWater = 2 * 1448;
 // (The client's Finished rides with its first request: TLS 1.3 costs one extra round trip.
 // No TLS record overhead beyond these.)
 
@@ -471,6 +477,7 @@ struct Request
     std::string modelText;    // duration_ms as written
     long connection = 0;      // as logged
     bool newConnection = false;
+    bool lowPriority = false; // a prefetch's (the log's priority "low"): HTTP/2 serves it last
     size_t conn = 0;          // internal connection index
     int64_t idleSinceUs = 0;  // when the response before it on its connection ended (as logged)
     uint64_t responseBytes = 0; // what the server sends: headers + body
@@ -482,6 +489,13 @@ struct Request
     bool done = false;
     Time doneAt;
     bool skipped = false;   // cancelled before ns-3 could send it
+
+    // HTTP/2: the response bytes the server has still to write, and the connection's byte
+    // count at which its last byte arrives (0: not written yet).
+    uint64_t unwritten = 0;
+    uint64_t endOffset = 0;
+    bool requested = false; // its request has gone (HTTP/2)
+    bool reset = false;
 };
 
 std::vector<std::string>
@@ -720,6 +734,7 @@ ReadLog(const std::string& path)
             {
                 Fail(where + "priority: expected high, low or nothing, found \"" + f[11] + "\"");
             }
+            r.lowPriority = f[11] == "low";
         }
         if (columns >= 11)
         {
@@ -728,7 +743,7 @@ ReadLog(const std::string& path)
                 Fail(where + "new_connection: expected 0 or 1, found \"" + f[9] + "\"");
             }
             r.newConnection = f[9] == "1";
-            if (f[10] != "http/1.1")
+            if (f[10] != "http/1.1" && f[10] != "h2")
             {
                 static bool warned = false;
                 if (!warned)
@@ -793,12 +808,29 @@ struct Conn
     uint64_t requestsRead = 0;   // whole requests the server has read
     std::deque<size_t> sentOrder; // requests the client sent, oldest first (the request line)
     uint64_t pendingWrite = 0;   // response bytes not yet handed to TCP
+
+    // HTTP/2: what the client sent, in order (a request, or a RST_STREAM for it), and the bytes
+    // of it the server has read; the streams the server is answering, in the order they
+    // started; the next one to write within an urgency; every byte written so far (the TLS
+    // flight included: the client's received count); TCP's next sequence to send.
+    struct Message
+    {
+        size_t request;
+        bool reset;
+    };
+    std::deque<Message> messages;
+    uint64_t messagesRead = 0;
+    std::vector<size_t> streams;
+    size_t turn = 0;
+    uint64_t written = 0;
+    SequenceNumber32 nextTx;
 };
 
 std::vector<Request> g_requests;
 std::vector<Conn> g_conns;
 std::map<uint16_t, size_t> g_connByClientPort;
 Network g_net;
+bool g_h2 = false; // g_net.http == "2": one connection a host, its responses as streams
 Ipv4Address g_serverAddress;
 Ptr<Node> g_clientNode;
 std::ofstream g_cwndTrace;
@@ -828,6 +860,19 @@ ClientRecv(size_t c, Ptr<Socket> socket)
     {
         conn.tlsDone = true;
         TrySend(c);
+        return;
+    }
+    if (g_h2)
+    {
+        for (size_t i : conn.requests)
+        {
+            Request& r = g_requests[i];
+            if (r.sent && !r.done && !r.reset && r.endOffset > 0 && received >= r.endOffset)
+            {
+                r.done = true;
+                r.doneAt = Simulator::Now();
+            }
+        }
         return;
     }
     if (!conn.busy)
@@ -867,6 +912,32 @@ void
 TrySend(size_t c)
 {
     Conn& conn = g_conns[c];
+    if (g_h2 && !conn.aborted && conn.established && (!g_net.tls || conn.tlsDone))
+    {
+        // Every request whose time has come goes at once, each a stream of its own.
+        for (; conn.nextToSend < conn.requests.size(); ++conn.nextToSend)
+        {
+            size_t i = conn.requests[conn.nextToSend];
+            Request& r = g_requests[i];
+            if (!r.arrived)
+            {
+                return;
+            }
+            if (r.skipped)
+            {
+                continue;
+            }
+            if (!r.sent)
+            {
+                r.sent = true;
+                r.sentAt = Simulator::Now();
+            }
+            r.requested = true;
+            conn.messages.push_back({i, false});
+            SendOnClient(conn, kRequestBytes);
+        }
+        return;
+    }
     if (conn.aborted || !conn.established || conn.busy || (g_net.tls && !conn.tlsDone))
     {
         return;
@@ -947,6 +1018,13 @@ RequestTime(size_t i)
 {
     Request& r = g_requests[i];
     r.arrived = true;
+    if (g_h2)
+    {
+        // HTTP/2 queues no request behind another's response: its time runs from now, the
+        // wait for its connection's handshakes included, as the model's does.
+        r.sent = true;
+        r.sentAt = Simulator::Now();
+    }
     Conn& conn = g_conns[r.conn];
     if (!conn.opened)
     {
@@ -973,6 +1051,22 @@ Cancel(size_t i)
         r.skipped = true; // still queued behind a slower response in ns-3: never sent
         return;
     }
+    if (g_h2)
+    {
+        // The stream is reset; the connection stays. One whose request has not gone (the
+        // handshakes are under way) is never sent.
+        if (!r.requested)
+        {
+            r.skipped = true;
+        }
+        else if (!r.done)
+        {
+            r.reset = true;
+            conn.messages.push_back({i, true});
+            SendOnClient(conn, kResetStreamBytes);
+        }
+        return;
+    }
     conn.aborted = true;
     conn.busy = false;
     if (conn.client)
@@ -993,13 +1087,99 @@ StartResponse(size_t c, size_t i)
     {
         return;
     }
-    conn.pendingWrite += g_requests[i].responseBytes;
+    if (g_h2)
+    {
+        Request& r = g_requests[i];
+        if (!r.reset)
+        {
+            r.unwritten = r.responseBytes;
+            conn.streams.push_back(i);
+        }
+    }
+    else
+    {
+        conn.pendingWrite += g_requests[i].responseBytes;
+    }
     ServerFlush(c, conn.server, 0);
+}
+
+// HTTP/2's server: the TLS flight first, then a segment at a time of a stream with bytes to
+// write — the high-priority ones before the low, in turn within a priority — while TCP holds
+// less than kH2UnsentLowWater unsent. A stream's last write sets the byte count at which it
+// arrives whole.
+void
+H2Flush(size_t c, Ptr<Socket> socket)
+{
+    Conn& conn = g_conns[c];
+    auto tcp = DynamicCast<TcpSocketBase>(socket);
+    while (!conn.serverGone)
+    {
+        uint64_t unsent = conn.written == 0 ? 0 : static_cast<uint64_t>(std::max<int32_t>(0, tcp->GetTxBuffer()->TailSequence() - conn.nextTx));
+        uint32_t room = socket->GetTxAvailable();
+        if (unsent >= kH2UnsentLowWater || room == 0)
+        {
+            return;
+        }
+        uint64_t chunk = 0;
+        Request* stream = nullptr;
+        if (conn.pendingWrite > 0)
+        {
+            chunk = std::min<uint64_t>({conn.pendingWrite, kH2FrameBytes, room});
+            conn.pendingWrite -= chunk;
+        }
+        else
+        {
+            // The streams of the most urgent priority with bytes to write, from `turn` on.
+            bool anyHigh = std::any_of(conn.streams.begin(), conn.streams.end(),
+                                       [](size_t i) { return !g_requests[i].lowPriority; });
+            for (size_t k = 0; k < conn.streams.size(); ++k)
+            {
+                size_t at = (conn.turn + k) % conn.streams.size();
+                Request& r = g_requests[conn.streams[at]];
+                if (!anyHigh || !r.lowPriority)
+                {
+                    stream = &r;
+                    conn.turn = (at + 1) % conn.streams.size();
+                    break;
+                }
+            }
+            if (!stream)
+            {
+                return;
+            }
+            chunk = std::min<uint64_t>({stream->unwritten, kH2FrameBytes, room});
+            stream->unwritten -= chunk;
+        }
+        int sent = socket->Send(Create<Packet>(static_cast<uint32_t>(chunk)));
+        if (sent <= 0)
+        {
+            Fail("internal: the server's socket refused a write it had room for");
+        }
+        conn.written += chunk;
+        if (stream && stream->unwritten == 0)
+        {
+            stream->endOffset = conn.written;
+            conn.streams.erase(std::find(conn.streams.begin(), conn.streams.end(),
+                                         static_cast<size_t>(stream - g_requests.data())));
+            conn.turn = conn.streams.empty() ? 0 : conn.turn % conn.streams.size();
+        }
+    }
+}
+
+void
+NextTxChanged(size_t c, SequenceNumber32, SequenceNumber32 next)
+{
+    g_conns[c].nextTx = next;
 }
 
 void
 ServerFlush(size_t c, Ptr<Socket> socket, uint32_t)
 {
+    if (g_h2)
+    {
+        H2Flush(c, socket);
+        return;
+    }
     Conn& conn = g_conns[c];
     while (!conn.serverGone && conn.pendingWrite > 0)
     {
@@ -1037,6 +1217,37 @@ ServerRecv(size_t c, Ptr<Socket> socket)
         conn.tlsAnswered = true;
         conn.pendingWrite += kServerTlsFlightBytes;
         ServerFlush(c, socket, 0);
+    }
+    if (g_h2)
+    {
+        // Requests and resets, each whole once its bytes are in.
+        while (!conn.messages.empty())
+        {
+            auto message = conn.messages.front();
+            uint64_t bytes = message.reset ? kResetStreamBytes : kRequestBytes;
+            if (conn.serverRead < hello + conn.messagesRead + bytes)
+            {
+                break;
+            }
+            conn.messagesRead += bytes;
+            conn.messages.pop_front();
+            Request& r = g_requests[message.request];
+            if (message.reset)
+            {
+                r.unwritten = 0; // the server stops writing it; what TCP holds still goes
+                auto it = std::find(conn.streams.begin(), conn.streams.end(), message.request);
+                if (it != conn.streams.end())
+                {
+                    conn.streams.erase(it);
+                    conn.turn = conn.streams.empty() ? 0 : conn.turn % conn.streams.size();
+                }
+            }
+            else
+            {
+                Simulator::Schedule(MicroSeconds(r.thinkUs), &StartResponse, c, message.request);
+            }
+        }
+        return;
     }
     while (conn.serverRead >= hello + (conn.requestsRead + 1) * kRequestBytes)
     {
@@ -1093,6 +1304,10 @@ Accepted(Ptr<Socket> socket, const Address& from)
     socket->SetSendCallback(MakeBoundCallback(&ServerFlush, c));
     socket->SetCloseCallbacks(MakeBoundCallback(&ServerClosed, c),
                               MakeBoundCallback(&ServerClosed, c));
+    if (g_h2)
+    {
+        socket->TraceConnectWithoutContext("NextTxSequence", MakeBoundCallback(&NextTxChanged, c));
+    }
     if (g_cwndTrace.is_open())
     {
         socket->TraceConnectWithoutContext("CongestionWindow",
@@ -1235,7 +1450,8 @@ main(int argc, char* argv[])
                            "reproduce it (a timeout in fast recovery takes its threshold from "
                            "what is in flight)");
     }
-    if (g_net.http != "1.1")
+    g_h2 = g_net.http == "2";
+    if (g_net.http != "1.1" && !g_h2)
     {
         Warn(networkPath + ": http \"" + g_net.http +
              "\": ns-3 replays HTTP/1.1 (one response at a time per connection)");
@@ -1249,8 +1465,16 @@ main(int argc, char* argv[])
         {
             order[i] = i;
         }
+        // HTTP/2: at one instant the request that opened a connection came first, the streams
+        // that joined it after.
         std::stable_sort(order.begin(), order.end(), [](size_t a, size_t b) {
-            return g_requests[a].timeUs < g_requests[b].timeUs;
+            const Request& x = g_requests[a];
+            const Request& y = g_requests[b];
+            if (x.timeUs != y.timeUs)
+            {
+                return x.timeUs < y.timeUs;
+            }
+            return g_h2 && x.newConnection && !y.newConnection;
         });
         std::map<long, bool> closedByCancel;
         size_t reopened = 0;
@@ -1294,7 +1518,7 @@ main(int argc, char* argv[])
                 r.idleSinceUs = before.timeUs + before.modelUs;
             }
             g_conns[r.conn].requests.push_back(i);
-            if (r.status == 499)
+            if (r.status == 499 && !g_h2) // HTTP/2 resets the stream and keeps the connection
             {
                 closedByCancel[r.connection] = true;
             }
@@ -1460,7 +1684,8 @@ main(int argc, char* argv[])
     // request takes the idle connection that became idle last (a response ended on it as
     // logged), and when none is idle opens one, numbered in the order opened. So at one instant:
     // requests on reused connections first, the most recently idle first, then those opening
-    // connections by number.
+    // connections by number. Over HTTP/2 a request joins its host's one connection: at one
+    // instant the one that opened it first, then the others in the log's order.
     std::vector<size_t> sendOrder(g_requests.size());
     for (size_t i = 0; i < sendOrder.size(); ++i)
     {
@@ -1472,6 +1697,10 @@ main(int argc, char* argv[])
         if (x.timeUs != y.timeUs)
         {
             return x.timeUs < y.timeUs;
+        }
+        if (g_h2)
+        {
+            return x.newConnection && !y.newConnection;
         }
         if (x.newConnection != y.newConnection)
         {

@@ -17,9 +17,9 @@ import compare
 
 HEADER = ",".join(compare.LOG_COLUMNS)
 LOG_ROWS = [
-    "0.000,GET,/v1/images/search?limit=10&page=1,200,931,,276.540,958.130,1,1,http/1.1",
-    "1933.333,GET,/images/1.jpg,200,70086,70086,0.000,268.901,2,1,http/1.1",
-    "1933.333,GET,/images/2.jpg,200,116086,116086,0.000,256.698,3,1,http/1.1",
+    "0.000,GET,/v1/images/search?limit=10&page=1,200,931,,276.540,958.130,1,1,http/1.1,high",
+    "1933.333,GET,/images/1.jpg,200,70086,70086,0.000,268.901,2,1,http/1.1,high",
+    "1933.333,GET,/images/2.jpg,200,116086,116086,0.000,256.698,3,1,http/1.1,high",
 ]
 OUT_HEADER = "row,time_ms,kind,status,connection,new_connection,bytes,model_ms,ns3_ms,completed,sent_ms"
 
