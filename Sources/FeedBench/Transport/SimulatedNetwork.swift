@@ -199,46 +199,46 @@ final class SimulatedNetwork {
         agenda = nil
         let received = exchange.stage == .responding || exchange.stage == .delivering ? exchange.received : 0
         let bytes = Int64(min(max(0, received - Sizes.responseHeaders), exchange.responseBytes - Sizes.responseHeaders).rounded(.down))
-        guard multiplexes else {
+        let sending = exchange.stage == .responding || exchange.stage == .serverFlight
+        if multiplexes {
+            connections[c].release(at: now)
+            if exchange.stage.isHandshake, let next = exchanges.firstIndex(where: { $0.connection == c && $0.stage == .awaitingConnection }) {
+                // The handshake goes on for the first stream waiting on it (made after it, so
+                // later in the list): that stream takes this entry's place (the TLS flight's
+                // chunks name it).
+                let waiting = exchanges.remove(at: next)
+                exchanges[index].payload = waiting.payload
+                exchanges[index].think = waiting.think
+                exchanges[index].responseBytes = waiting.responseBytes
+                exchanges[index].urgent = waiting.urgent
+                return bytes
+            }
+            if sending {
+                // The stream's bytes not yet sent are no longer owed.
+                exchanges[index].unsent = 0
+                exchanges[index].awaitingTimeout = 0
+                syncStreams(of: c)
+            }
+            if exchange.stage.isHandshake && connections[c].streams == 0 {
+                // Nobody waits for the connection: it is abandoned, as HTTP/1.1's is.
+                connections[c].close()
+                connections[c].transfer.stop()
+            }
+        } else {
             connections[c].close()
-            if connections[c].transfer.queuedChunks > 0 && (exchange.stage == .responding || exchange.stage == .serverFlight) {
-                exchanges[index].payload = .discarded
+            if sending {
                 exchanges[index].unsent = 0
                 connections[c].transfer.stop()
-            } else {
-                exchanges.remove(at: index)
             }
-            return bytes
         }
-        connections[c].release(at: now)
-        if exchange.stage.isHandshake, let next = exchanges.firstIndex(where: { $0.connection == c && $0.stage == .awaitingConnection }) {
-            // The handshake goes on for the first stream waiting on it: that stream takes this
-            // entry's place (the TLS flight's chunks name it).
-            let waiting = exchanges.remove(at: next)
-            exchanges[index].payload = waiting.payload
-            exchanges[index].think = waiting.think
-            exchanges[index].responseBytes = waiting.responseBytes
-            exchanges[index].urgent = waiting.urgent
-            return bytes
-        }
-        if exchange.stage == .responding || exchange.stage == .serverFlight {
-            // The stream's bytes not yet sent are no longer owed.
-            exchanges[index].unsent = 0
-            exchanges[index].awaitingTimeout = 0
-            syncStreams(of: c)
-        }
-        if exchange.stage.isHandshake && connections[c].streams == 0 {
-            // Nobody waits for the connection: it is abandoned, as HTTP/1.1's is.
-            connections[c].close()
-            connections[c].transfer.stop()
-        }
+        // A response with bytes still queued stays until they have crossed the link.
         if exchanges[index].queuedChunks > 0 {
             exchanges[index].payload = .discarded
         } else {
             exchanges.remove(at: index)
         }
-        // The reset stream's losses no longer hold the others back.
-        emptied(at: now)
+        // A reset stream's losses no longer hold the others back.
+        if multiplexes { emptied(at: now) }
         return bytes
     }
 
@@ -506,12 +506,11 @@ final class SimulatedNetwork {
         let c = exchanges[i].connection
         exchanges[i].received = 0
         exchanges[i].unsent = bytes
-        let transfer = connections[c].transfer
-        if multiplexes && (transfer.unsent > 0 || transfer.queuedChunks > 0 || transfer.pendingLoss != .none || transfer.timeoutAt != .max) {
+        if multiplexes && connections[c].transfer.isUnderWay {
             syncStreams(of: c)
-            if transfer.nextRound == .max {
+            if connections[c].transfer.nextRound == .max {
                 // The last round's acknowledgements clock the new stream's bytes out.
-                connections[c].transfer.nextRound = max(now, transfer.roundStartedAt + roundTripNow())
+                connections[c].transfer.nextRound = max(now, connections[c].transfer.roundStartedAt + roundTripNow())
             }
             return
         }

@@ -28,6 +28,9 @@ struct Transfer: Sendable {
     /// How the last clocked round reaches the buffer.
     var arrival = Arrival()
 
+    /// Whether bytes are still to send, queued, or waiting for a loss's repair. O(1).
+    var isUnderWay: Bool { unsent > 0 || queuedChunks > 0 || pendingLoss != .none || timeoutAt != .max }
+
     /// A new transfer of `bytes` starts: its first round will be a burst, and no loss or timer
     /// carries over. O(1).
     mutating func start(_ bytes: Double) {
