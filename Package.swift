@@ -35,6 +35,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         .target(
@@ -60,6 +63,13 @@ let package = Package(
             dependencies: [
                 "FeedBench",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["HTTP"])),
+                // HTTP/2 and HTTP/1.1 over TLS on one port (ALPN), with a certificate made at
+                // start (X509, Crypto).
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["HTTP"])),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["HTTP"])),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["HTTP"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["HTTP"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["HTTP"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTP"])),
             ]
@@ -96,7 +106,11 @@ let package = Package(
         .testTarget(name: "FeedBenchTests", dependencies: ["FeedBench", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")]),
         .testTarget(name: "BenchCLITests", dependencies: ["bench", "bench-http", "TestSupport"]),
         // Empty without the HTTP trait, as the modules they test.
-        .testTarget(name: "FeedServeTests", dependencies: ["FeedServe", "TestSupport"]),
+        .testTarget(name: "FeedServeTests", dependencies: [
+            "FeedServe", "TestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["HTTP"])),
+            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["HTTP"])),
+        ]),
         .testTarget(name: "FeedLiveTests", dependencies: ["FeedLive", "FeedServe", "TestSupport"]),
     ]
 )

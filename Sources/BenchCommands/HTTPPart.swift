@@ -14,6 +14,16 @@ package struct HTTPPart: Sendable {
         package var seed: UInt64
         package var conditions: ServeConditions
         package var logPath: String?
+        /// TLS (with HTTP/2), if asked for.
+        package var tls: TLS?
+    }
+
+    /// How `bench serve` gets its TLS certificate.
+    package enum TLS: Sendable, Equatable {
+        /// Made at start, for the address it listens on.
+        case generated
+        /// Read from PEM files.
+        case files(certificate: String, key: String)
     }
 
     /// Serves the feed API until stopped (Ctrl-C, SIGTERM), printing the URL it listens on.

@@ -7,7 +7,8 @@ struct ServeCommand: ParsableCommand {
         commandName: "serve",
         abstract: "Serve the mock feed API and its images over real HTTP, under the simulator's conditions.",
         discussion: """
-        Starts an HTTP/1.1 server that answers as the simulated world does, so a real app (in the \
+        Starts an HTTP/1.1 server (with --tls, HTTP/2 and HTTP/1.1 over TLS on one port, as the \
+        client's ALPN chooses) that answers as the simulated world does, so a real app (in the \
         iOS Simulator, or on a device on the same network with --host 0.0.0.0) can be run under \
         the conditions `bench run` simulated, and its traffic compared request for request:
 
@@ -16,7 +17,8 @@ struct ServeCommand: ParsableCommand {
         429s with Retry-After
           GET /images/{id}.jpg                    a baseline JPEG of the image's size and exactly \
         its modelled bytes, with ETag, If-None-Match (304), Range (206); at most the per-host \
-        connection limit at once per client
+        connection limit at once per client (over HTTP/2, the stream limit; a request's RFC 9218 \
+        priority header with u=0…2 makes its stream urgent)
 
         Every answer of both crosses the simulation's network model (handshakes, TLS, slow \
         start, the shared bottleneck, losses): its bytes are written as the model delivers them.
@@ -32,6 +34,8 @@ struct ServeCommand: ParsableCommand {
         Examples:
           bench serve --profile low-end --seed 1 --log requests.csv
           bench serve --network 3g --port 9000 --conditions conditions.json
+          bench serve --tls --http 2       (a certificate made at start; its fingerprint is printed)
+          bench serve --tls-cert cert.pem --tls-key key.pem --http 2
           bench serve --api-latency lognormal:300ms,1.2s --api-failures 0.05 --api-rate-limit 10/1s
           curl -X PUT localhost:8080/_conditions -d '{"api": {"failureProbability": 0.2}}'
 
@@ -75,8 +79,29 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write one CSV line per request here as it ends.", valueName: "file"))
     var log: String?
 
+    @Option(help: ArgumentHelp("The HTTP version the network model runs: 1.1 (default) or 2 (needs TLS).", valueName: "version"))
+    var http: String?
+
+    @Flag(help: "Serve over TLS with a certificate made at start (printed: its SHA-256 fingerprint): HTTP/2 and HTTP/1.1 on one port by ALPN.")
+    var tls = false
+
+    @Option(help: ArgumentHelp("Serve over TLS with this PEM certificate chain, leaf first (with --tls-key).", valueName: "file"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw InputError(source: "--port", "expected a port in 0…65535, found \(port)") }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw InputError(source: tlsCert == nil ? "--tls-key" : "--tls-cert", "expected --tls-cert and --tls-key together")
+        }
+    }
+
+    /// The TLS asked for, if any.
+    var tlsRequest: HTTPPart.TLS? {
+        if let tlsCert, let tlsKey { return .files(certificate: tlsCert, key: tlsKey) }
+        return tls ? .generated : nil
     }
 
     func run() throws {
@@ -85,15 +110,21 @@ struct ServeCommand: ParsableCommand {
         if let log { try OutputPath.check([.file(log, option: "--log")]) }
         let device = try DeviceProfile.named(profile)
         var start = ServeConditions(network: try NetworkFile.resolve(network ?? device.defaultNetwork, option: "--network"))
-        try ServeConditions.checkServed(start.network, source: network ?? "--network")
+        try ServeConditions.checkServed(start.network, overTLS: tlsRequest != nil, source: network ?? "--network")
         if let conditions {
             guard let data = FileManager.default.contents(atPath: conditions) else {
                 throw InputError(source: conditions, "cannot read the conditions file")
             }
             start = try start.applying(json: data, source: conditions)
+            try ServeConditions.checkServed(start.network, overTLS: tlsRequest != nil, source: conditions)
+        }
+        if let http {
+            start.network.http = try SessionOptions.httpVersion(http)
+            try ServeConditions.checkServed(start.network, overTLS: tlsRequest != nil, source: "--http")
         }
         start.api = try APIModelFlags(latency: apiLatency, failures: apiFailures, spikes: apiSpikes, timeout: apiTimeout,
                                       rateLimit: apiRateLimit).applied(to: start.api)
-        try HTTPPart.required(by: "serve").serve(HTTPPart.ServeRequest(host: host, port: port, seed: seed, conditions: start, logPath: log))
+        try HTTPPart.required(by: "serve").serve(HTTPPart.ServeRequest(host: host, port: port, seed: seed, conditions: start, logPath: log,
+                                                                                    tls: tlsRequest))
     }
 }

@@ -55,12 +55,15 @@ struct SessionOptions: ParsableArguments {
         session.releaseViewed = releaseViewed
         session.bufferLimit = buffer
         if let workload { session.workload = try Workload.read(path: workload) }
-        if let http {
-            guard NetworkProfile.httpVersions.contains(http) else {
-                throw InputError(source: "--http", "expected 1.1 or 2, found \(InputError.quote(http))\(http.hasPrefix("3") ? " (HTTP/3 is not modelled)" : "")")
-            }
-            session.http = http
+        if let http { session.http = try Self.httpVersion(http) }
+    }
+
+    /// `--http`'s value, checked: one of `NetworkProfile.httpVersions`.
+    static func httpVersion(_ http: String) throws -> String {
+        guard NetworkProfile.httpVersions.contains(http) else {
+            throw InputError(source: "--http", "expected 1.1 or 2, found \(InputError.quote(http))\(http.hasPrefix("3") ? " (HTTP/3 is not modelled)" : "")")
         }
+        return http
     }
 }
 

@@ -109,7 +109,11 @@ final class ClientClosures: Sendable {
         }
 
         func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-            if let event = event as? ChannelEvent, event == .inputClosed { closures.closed(ObjectIdentifier(context.channel)) }
+            // An HTTP/2 request ends its stream's input as it is sent; a stream is cancelled by
+            // its reset, which ends the channel.
+            if let event = event as? ChannelEvent, event == .inputClosed, !context.channel.isHTTP2Stream {
+                closures.closed(ObjectIdentifier(context.channel))
+            }
             context.fireUserInboundEventTriggered(event)
         }
 

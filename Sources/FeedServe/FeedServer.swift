@@ -2,13 +2,16 @@
 import FeedBench
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdHTTP2
 import Logging
 import NIOCore
 import Synchronization
 
-/// `bench serve`: the mock feed API and the image host as a real HTTP/1.1 server (Hummingbird
-/// 2 on SwiftNIO), driven by the simulator's own models so that a real app and `bench run` see
-/// the same feed under the same conditions.
+/// `bench serve`: the mock feed API and the image host as a real HTTP server (Hummingbird 2 on
+/// SwiftNIO), driven by the simulator's own models so that a real app and `bench run` see the
+/// same feed under the same conditions. Plain HTTP/1.1, or with `ServeSettings.tls` HTTP/2 and
+/// HTTP/1.1 over TLS on one port, as the client's ALPN chooses.
 ///
 /// - `GET /v1/images/search?limit=10&page=N`: page N of `MockFeedAPI`'s feed for the seed (the
 ///   first `limit` of its 10 images) as `[{id, url, width, height}]`, after a latency drawn from
@@ -16,8 +19,9 @@ import Synchronization
 ///   and 429s with `Retry-After` as the simulator draws them.
 /// - `GET /images/{id}.jpg`: a baseline JPEG of the catalogue image's size in pixels and exactly
 ///   its modelled bytes (`SyntheticJPEG`), with `ETag`, `Cache-Control`, `Last-Modified`,
-///   `If-None-Match` (304) and `Range` (206, 416); at most `connectionsPerHost` at once per
-///   client.
+///   `If-None-Match` (304) and `Range` (206, 416); at most `requestsPerHost` at once per
+///   client (its connections over HTTP/1.1, its streams over HTTP/2). Over HTTP/2 a request's
+///   RFC 9218 `priority` header with an urgency of 0…2 makes its stream urgent in the model.
 /// Both cross the simulation's network model (`ServedNetwork`: handshakes, slow start, the shared
 /// bottleneck, losses), the API's latency being the server's own time: each response's bytes are
 /// written as the model delivers them, so the client has its last byte when the simulated app
@@ -68,10 +72,15 @@ public struct FeedServer: Sendable {
         let host = settings.host
         let closures = state.closures
         let listened = SharedFlag()
+        // Tells the server when a client closes its connection or resets its stream (`ClientClosures`).
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [ClientClosures.Watcher(closures)])
+        let server: HTTPServerBuilder = try settings.tls.map {
+            try .http2Upgrade(tlsConfiguration: try $0.configuration(), configuration: .init(streamConfiguration: http1))
+        } ?? .http1(configuration: http1)
+        let scheme = settings.tls == nil ? "http" : "https"
         let app = Application(
             router: router,
-            // Tells the server when a client closes its connection (`ClientClosures`).
-            server: .http1(configuration: .init(additionalChannelHandlers: [ClientClosures.Watcher(closures)])),
+            server: server,
             // A backlog of 1,024 connections waiting to be accepted, not Hummingbird's 256: the
             // conditions allow 1,000 connections per host, and when 1,000 clients connected at
             // once (.ci/serve-checks) the kernel's queue overflowed, delaying connections by SYN
@@ -80,7 +89,7 @@ public struct FeedServer: Sendable {
             onServerRunning: { channel in
                 listened.withLock { $0 = true }
                 let port = channel.localAddress?.port ?? 0
-                await onListening("http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
+                await onListening("\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)")
             },
             logger: Logger(label: "bench-serve", factory: { _ in SwiftLogNoOpLogHandler() })
         )
@@ -103,24 +112,40 @@ final class SharedFlag: Sendable {
     func withLock<Result>(_ body: (inout Bool) -> Result) -> Result { value.withLock { body(&$0) } }
 }
 
-/// Each request's context: the client's address (its connections are limited) and its
-/// connection (numbered in the log).
+/// Each request's context: the client's address (its connections are limited), its channel
+/// (an HTTP/2 stream's, or its connection's) and its connection (numbered in the log).
 struct ServeContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     let client: String
     let channel: any Channel
+    /// Whether the request came as an HTTP/2 stream.
+    let isStream: Bool
     /// The connection's event loop: its responses' waits are timed on it.
     let eventLoop: any EventLoop
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        client = source.channel.remoteAddress?.ipAddress ?? "unknown"
         channel = source.channel
+        isStream = source.channel.isHTTP2Stream
+        client = (isStream ? source.channel.parent : source.channel)?.remoteAddress?.ipAddress ?? "unknown"
         eventLoop = source.channel.eventLoop
     }
 
-    /// The connection, for the closures' watch (its channel's identity while it lives).
+    /// What the client cancels the request by closing (its channel's identity while it lives,
+    /// for the closures' watch): its connection over HTTP/1.1, its stream over HTTP/2.
     var connection: ObjectIdentifier { ObjectIdentifier(channel) }
+
+    /// The real connection the request came on.
+    var connectionChannel: any Channel { isStream ? channel.parent! : channel }
+
+    /// The protocol as the request log names it.
+    var httpProtocol: String { isStream ? RequestLogFile.http2 : RequestLogFile.http11 }
+}
+
+extension Channel {
+    /// Whether this is an HTTP/2 stream's channel: a child of its connection's channel, itself a
+    /// child of the listening socket's (a connection's channel has no grandparent).
+    var isHTTP2Stream: Bool { parent?.parent != nil }
 }
 
 /// Turns every error into a one-line JSON body (and logs it): unknown routes, oversized paths,

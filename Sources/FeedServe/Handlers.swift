@@ -125,7 +125,7 @@ struct Handlers: Sendable {
         await state.order.turn(number, client: context.client, eventLoop: context.eventLoop)
         let network = state.network
         let bodyBytes = Int64(answer.map { $0.body.contentLength ?? 0 } ?? range.count)
-        let sent = network.send(.images, bodyBytes: bodyBytes, at: state.now)
+        let sent = network.send(.images, bodyBytes: bodyBytes, urgent: Self.priority(request) != RequestLogFile.lowPriority, at: state.now)
         state.order.done(number, client: context.client)
         do {
             try await Self.arrival(of: sent, body: answer == nil ? 0 : bodyBytes, on: network, state: state, context: context)
@@ -248,11 +248,24 @@ struct Handlers: Sendable {
     static func log(_ state: ServeState, _ request: Request, _ context: ServeContext, status: Int, bytes: Int, objectBytes: Int? = nil,
                     arrived: Int64, delay: Int64, sent: ServedNetwork.Sent? = nil) {
         guard let log = state.log else { return }
-        let connection = sent.map { (number: $0.connection, first: $0.opened) } ?? state.connectionNumber(context.channel)
+        let connection = sent.map { (number: $0.connection, first: $0.opened) } ?? state.connectionNumber(context.connectionChannel)
         log.record(RequestLogFile.Record(time: arrived, method: request.method.rawValue, path: request.uri.string, status: status,
                                          bytes: Int64(bytes), objectBytes: objectBytes.map(Int64.init), injectedDelay: delay,
                                          duration: state.now - arrived, connection: connection.number, newConnection: connection.first,
-                                         httpProtocol: RequestLogFile.http11))
+                                         httpProtocol: context.httpProtocol, priority: priority(request)))
+    }
+
+    /// The request's priority as the log names it, from its RFC 9218 `priority` header: an
+    /// urgency (`u=`) of 0…2 is high (a visible cell's image), 3…7 low (a prefetch's; 3 is
+    /// the RFC's default), and no header or no urgency in it is not known (empty).
+    static func priority(_ request: Request) -> String {
+        guard let header = request.headers[.init("priority")!] else { return "" }
+        for item in header.split(separator: ",") {
+            let parts = item.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0] == "u", let urgency = Int(parts[1]), (0...7).contains(urgency) else { continue }
+            return urgency <= 2 ? RequestLogFile.highPriority : RequestLogFile.lowPriority
+        }
+        return ""
     }
 
     static func json(_ status: HTTPResponse.Status, _ text: String) -> Response {

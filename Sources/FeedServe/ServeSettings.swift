@@ -12,15 +12,19 @@ public struct ServeSettings: Sendable {
     public var conditions: ServeConditions
     /// Where the request log goes (CSV), if anywhere.
     public var logPath: String?
+    /// TLS, when served over it: HTTP/2 and HTTP/1.1 on the one port, chosen by ALPN; else
+    /// plain HTTP/1.1.
+    public var tls: ServeTLS?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, seed: UInt64 = 1, catalog: ImageCatalog = ImageCatalog(seed: 0),
-                conditions: ServeConditions, logPath: String? = nil) {
+                conditions: ServeConditions, logPath: String? = nil, tls: ServeTLS? = nil) {
         self.host = host
         self.port = port
         self.seed = seed
         self.catalog = catalog
         self.conditions = conditions
         self.logPath = logPath
+        self.tls = tls
     }
 }
 #endif

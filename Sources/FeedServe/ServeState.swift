@@ -37,6 +37,8 @@ final class ServeState: Sendable {
     let catalog: ImageCatalog
     let started = ContinuousClock.now
     let log: RequestLog?
+    /// Whether the server speaks TLS (and so HTTP/2).
+    let overTLS: Bool
 
     init(settings: ServeSettings, log: RequestLog?) throws {
         var api = settings.conditions.api
@@ -48,6 +50,7 @@ final class ServeState: Sendable {
                             network: ServedNetwork(profile: conditions.network, seed: settings.seed)))
         seed = settings.seed
         catalog = settings.catalog
+        overTLS = settings.tls != nil
         self.log = log
     }
 
@@ -80,6 +83,7 @@ final class ServeState: Sendable {
         var api = conditions.api
         api.catalog = catalog
         try api.validate(source: "/_conditions")
+        try ServeConditions.checkServed(conditions.network, overTLS: overTLS, source: "/_conditions")
         inner.withLock { state in
             var updated = conditions
             updated.api = api
@@ -101,11 +105,12 @@ final class ServeState: Sendable {
         }
     }
 
-    /// Waits for one of the client's connections (the network preset's per-host limit).
+    /// Waits for one of the client's connections over HTTP/1.1, or streams over HTTP/2 (the
+    /// network's per-host limit of requests under way).
     func acquireSlot(for client: String) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let granted = inner.withLock { state -> Bool in
-                if state.slots[client, default: 0] < state.conditions.network.connectionsPerHost {
+                if state.slots[client, default: 0] < state.conditions.network.requestsPerHost {
                     state.slots[client, default: 0] += 1
                     return true
                 }

@@ -10,11 +10,18 @@ extension HTTPPart {
     /// The part over FeedServe's server and FeedLive's client.
     static let live = HTTPPart(
         serve: { request in
+            let tls: ServeTLS?
+            switch request.tls {
+            case nil: tls = nil
+            case .generated: tls = try ServeTLS.generated(host: request.host)
+            case let .files(certificate, key): tls = try ServeTLS.loading(certificate: certificate, key: key)
+            }
             let settings = ServeSettings(host: request.host, port: request.port, seed: request.seed, conditions: request.conditions,
-                                         logPath: request.logPath)
+                                         logPath: request.logPath, tls: tls)
             try BlockingTask.run {
                 try await FeedServer(settings: settings).run { url in
-                    FileDescriptorOutput.write("bench serve: listening on \(url)\n", to: 1)
+                    let certificate = tls.map { "bench serve: TLS certificate SHA-256 fingerprint \($0.fingerprint) (HTTP/2 and HTTP/1.1 by ALPN)\n" }
+                    FileDescriptorOutput.write((certificate ?? "") + "bench serve: listening on \(url)\n", to: 1)
                 }
             }
         },

@@ -13,8 +13,8 @@ import Glibc
 /// finishes on SIGTERM with status 0 and its log complete; a taken port or an unreadable
 /// conditions file is refused in one line with status 2.
 @Suite(.scratchFolder) struct ServeCommandTests {
-    /// Starts `bench serve`, returns the process and the URL from its first line of output.
-    static func start(_ arguments: [String]) throws -> (Process, String, Pipe) {
+    /// Starts `bench serve`, returns the process, the URL from its first output and that output.
+    static func start(_ arguments: [String]) throws -> (Process, String, String) {
         let process = Process()
         process.executableURL = BenchProcess.executable
         process.arguments = ["serve", "--port", "0"] + arguments
@@ -29,7 +29,7 @@ import Glibc
             line += chunk
         }
         let text = String(decoding: line, as: UTF8.self)
-        return (process, text.components(separatedBy: "listening on ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "", out)
+        return (process, text.components(separatedBy: "listening on ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "", text)
     }
 
     @Test func servesARealClientAndStopsCleanlyOnSIGTERM() async throws {
@@ -44,6 +44,26 @@ import Glibc
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 2 && lines[1].contains(",GET,/v1/images/search?limit=2,200,"), "\(lines)")
+    }
+
+    /// `--tls`: a certificate made at start, its fingerprint printed; curl, told to trust any
+    /// certificate, negotiates HTTP/2 by ALPN.
+    @Test func overTLSItPrintsItsCertificatesFingerprintAndServesHTTP2() throws {
+        let (process, url, out) = try Self.start(["--tls", "--http", "2"])
+        defer {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+        }
+        let fingerprint = out.components(separatedBy: "TLS certificate SHA-256 fingerprint ").last?.prefix { $0 != " " } ?? ""
+        #expect(fingerprint.split(separator: ":").count == 32 && fingerprint.allSatisfy { $0.isHexDigit || $0 == ":" }, "\(out)")
+        #expect(url.hasPrefix("https://127.0.0.1:"), "\(url)")
+        let curl = URL(fileURLWithPath: "/usr/bin/curl")
+        guard FileManager.default.isExecutableFile(atPath: curl.path) else {
+            Issue.record("curl is not at /usr/bin/curl: the HTTP/2 answer is not checked with a client of its own")
+            return
+        }
+        let fetched = try BenchProcess.run(curl, ["-sk", "--http2", "-o", "/dev/null", "-w", "%{http_version} %{http_code}", url + "/images/1.jpg"])
+        #expect(fetched.stdout == "2 200", "\(fetched.stdout) \(fetched.stderr)")
     }
 
     @Test func aTakenPortOrAnUnreadableConditionsFileIsRefusedInOneLine() throws {
@@ -63,16 +83,27 @@ import Glibc
         try #"{"api": {"failureProbability": 2}}"#.write(to: bad, atomically: true, encoding: .utf8)
         let refused = try BenchProcess.run(["serve", "--port", "0", "--conditions", bad.path])
         #expect(refused.status == 2 && refused.stderr.hasPrefix("bench: \(bad.path): failureProbability: expected a probability"), "\(refused.stderr)")
-        // HTTP/2 is modelled by bench run, not served: a network file or conditions asking for
-        // it are refused in one line.
+        // HTTP/2 is negotiated in the TLS handshake: a network file, conditions or --http asking
+        // for it without --tls are refused in one line.
         let h2 = folder.appendingPathComponent("h2.json")
         try #"{"name": "lte", "http": "2"}"#.write(to: h2, atomically: true, encoding: .utf8)
         let network = try BenchProcess.run(["serve", "--port", "0", "--network", h2.path])
-        #expect(network.status == 2 && network.stderr == "bench: \(h2.path): network.http: expected \"1.1\": bench serve speaks HTTP/1.1 only (HTTP/2 is modelled by bench run, not served yet)\n",
+        #expect(network.status == 2 && network.stderr == "bench: \(h2.path): network.http: expected \"1.1\": HTTP/2 is served over TLS only (bench serve --tls), where clients negotiate it\n",
                 "\(network.stderr)")
         try #"{"network": {"http": "2"}}"#.write(to: bad, atomically: true, encoding: .utf8)
         let conditions = try BenchProcess.run(["serve", "--port", "0", "--conditions", bad.path])
         #expect(conditions.status == 2 && conditions.stderr.hasPrefix("bench: \(bad.path): network.http: expected \"1.1\""), "\(conditions.stderr)")
+        let flag = try BenchProcess.run(["serve", "--port", "0", "--http", "2"])
+        #expect(flag.status == 2 && flag.stderr.hasPrefix("bench: --http: network.http: expected \"1.1\": HTTP/2 is served over TLS only"), "\(flag.stderr)")
+        let three = try BenchProcess.run(["serve", "--port", "0", "--tls", "--http", "3"])
+        #expect(three.status == 2 && three.stderr == "bench: --http: expected 1.1 or 2, found \"3\" (HTTP/3 is not modelled)\n", "\(three.stderr)")
+        // TLS files: both or neither, and readable, before anything starts.
+        let alone = try BenchProcess.run(["serve", "--port", "0", "--tls-cert", h2.path])
+        #expect(alone.status == 2 && alone.stderr == "bench: --tls-cert: expected --tls-cert and --tls-key together\n", "\(alone.stderr)")
+        let unreadable = try BenchProcess.run(["serve", "--port", "0", "--tls-cert", "/nonexistent/cert.pem", "--tls-key", h2.path])
+        #expect(unreadable.status == 2 && unreadable.stderr == "bench: --tls-cert: cannot read /nonexistent/cert.pem\n", "\(unreadable.stderr)")
+        let notPEM = try BenchProcess.run(["serve", "--port", "0", "--tls-cert", h2.path, "--tls-key", h2.path])
+        #expect(notPEM.status == 2 && notPEM.stderr == "bench: \(h2.path): expected PEM certificates (-----BEGIN CERTIFICATE-----), leaf first\n", "\(notPEM.stderr)")
         // The log: a device is refused before anything starts (the log would replace it), and a
         // server that cannot listen leaves no log behind.
         let device = try BenchProcess.run(["serve", "--port", "0", "--log", "/dev/null"])

@@ -102,7 +102,7 @@ public struct NetworkProfile: Sendable, Hashable {
     public var requestsPerHost: Int { multiplexes ? maxConcurrentStreams : connectionsPerHost }
 
     /// The request log's `protocol` for this network's requests: the ALPN identifier.
-    var alpn: String { multiplexes ? "h2" : "http/1.1" }
+    var alpn: String { multiplexes ? RequestLogFile.http2 : RequestLogFile.http11 }
 
     /// Bytes per second of the whole downlink.
     public var bytesPerSecond: Double { Double(bitsPerSecond) / 8 }

@@ -33,12 +33,13 @@ public enum RequestLogFile {
     /// The columns of a log written before `new_connection` and `protocol`.
     static let earlierColumns = Array(columns.prefix(9))
     /// `priority`'s values: the request went with high priority (a visible cell's image, the
-    /// API's call) or low (a prefetch's); empty where it is not known (`bench serve`'s log:
-    /// HTTP/1.1 carries no priority).
+    /// API's call) or low (a prefetch's); empty where it is not known (`bench serve`'s log of a
+    /// request without RFC 9218's `priority` header).
     public static let highPriority = "high"
     public static let lowPriority = "low"
-    /// HTTP/1.1's `protocol` (ALPN's name for it); HTTP/2's is `h2`.
+    /// `protocol`'s values, ALPN's names: HTTP/1.1 and HTTP/2.
     public static let http11 = "http/1.1"
+    public static let http2 = "h2"
     /// The status of a request whose client closed the connection before the response ended.
     public static let clientClosed = 499
     /// The header line, line end included.

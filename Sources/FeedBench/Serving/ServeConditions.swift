@@ -47,7 +47,6 @@ public struct ServeConditions: Sendable, Hashable {
         try reader.keys(of: root, allowed: ["network", "api", "offline"], at: "")
         if let network = root["network"] {
             result.network = try reader.network(network, base: network is String ? nil : self.network)
-            try Self.checkServed(result.network, source: source)
         }
         if let api = root["api"] { result.api = try reader.api(api, base: self.api) }
         if let offline = root["offline"] { result.offline = try reader.bool(offline, at: "offline") }
@@ -55,12 +54,12 @@ public struct ServeConditions: Sendable, Hashable {
         return result
     }
 
-    /// Refuses a network `bench serve` cannot serve: HTTP/2 is modelled by `bench run`, while the
-    /// server speaks HTTP/1.1 only so far.
-    public static func checkServed(_ network: NetworkProfile, source: String) throws {
-        guard !network.multiplexes else {
+    /// Refuses a network `bench serve` cannot serve: HTTP/2 without TLS (clients negotiate
+    /// HTTP/2 by ALPN, in the TLS handshake; `overTLS` says whether the server speaks it).
+    public static func checkServed(_ network: NetworkProfile, overTLS: Bool, source: String) throws {
+        guard !network.multiplexes || overTLS else {
             throw InputError(source: source, field: "network.http",
-                             "expected \"1.1\": bench serve speaks HTTP/1.1 only (HTTP/2 is modelled by bench run, not served yet)")
+                             "expected \"1.1\": HTTP/2 is served over TLS only (bench serve --tls), where clients negotiate it")
         }
     }
 

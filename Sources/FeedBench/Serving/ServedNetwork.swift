@@ -73,14 +73,16 @@ public final class ServedNetwork: Sendable {
     }
 
     /// Sends a request to `host` at `now`, whose response is `bodyBytes` of body after `think`
-    /// of the server's own time. O(events × exchanges) to play the model to `now`.
-    public func send(_ host: Host, bodyBytes: Int64, think: Int64 = 0, at now: Int64) -> Sent {
+    /// of the server's own time; over HTTP/2 an `urgent` stream's share of the connection comes
+    /// before the others'. O(events × exchanges) to play the model to `now`.
+    public func send(_ host: Host, bodyBytes: Int64, think: Int64 = 0, urgent: Bool = true, at now: Int64) -> Sent {
         state.withLock { state in
             advance(&state, to: now)
             state.sent += 1
             let id = state.sent
             let payload: SimulatedNetwork.Payload = host == .api ? .api(launch: id) : .image(url: UInt64(id), serial: id)
-            let use = state.model.send(payload, to: host == .api ? .api : .images, responseBytes: bodyBytes, think: think, at: state.now)
+            let use = state.model.send(payload, to: host == .api ? .api : .images, responseBytes: bodyBytes, think: think, urgent: urgent,
+                                         at: state.now)
             state.responses[id] = Response(payload: payload, bytes: SimulatedNetwork.Sizes.responseHeaders + Double(bodyBytes),
                                            departures: [(state.now, 0)])
             note(&state, at: state.now, delivered: [])
@@ -113,7 +115,8 @@ public final class ServedNetwork: Sendable {
 
     /// The server is done with request `id` at `now` (it is forgotten). When its response has
     /// not wholly arrived, the client gave up on it: the model stops its exchange and closes its
-    /// connection (HTTP/1.1 cancels by closing). O(events × exchanges).
+    /// connection (HTTP/1.1 cancels by closing) or resets its stream (HTTP/2).
+    /// O(events × exchanges).
     public func end(_ id: Int, at now: Int64) {
         state.withLock { state in
             advance(&state, to: now)
