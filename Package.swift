@@ -83,6 +83,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["HTTP"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["HTTP"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["HTTP"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["HTTP"])),
             ]
         ),
         // The commands, shared by bench and bench-http; the HTTP part reaches them through

@@ -17,6 +17,8 @@ struct HTTPImageTransport: ImageTransport {
         var attempt = 0
         /// Whether an attempt has reached the server (any answer but offline, or lost on the way).
         var reached = false
+        /// Whether it went with high priority (a visible cell's image).
+        var highPriority = false
     }
 
     let http: LiveHTTP
@@ -25,10 +27,12 @@ struct HTTPImageTransport: ImageTransport {
     /// The downloads under way, by image.
     var downloads: [UInt64: Download] = [:]
 
-    /// Live runs speak HTTP/1.1, which has no priorities: `highPriority` orders nothing here.
+    /// Over HTTP/2 the download's priority goes as RFC 9218's `priority` header, as `bench
+    /// serve` reads it: `u=1` (a visible cell's image) or `u=4` (a prefetch's). HTTP/1.1 has
+    /// no priorities: there `highPriority` orders nothing.
     mutating func start<Clock: RunClock<SimulationEvent>>(_ image: ImageDescriptor, serial: Int, highPriority: Bool, at now: Int64,
                                                           clock: inout Clock) -> Bool {
-        downloads[image.url] = Download(serial: serial, bytes: image.encodedBytes, request: 0)
+        downloads[image.url] = Download(serial: serial, bytes: image.encodedBytes, request: 0, highPriority: highPriority)
         send(image.url)
         return true
     }
@@ -38,8 +42,9 @@ struct HTTPImageTransport: ImageTransport {
         guard let download = downloads[url] else { return }
         let path = "/images/\(url).jpg"
         let (http, inbox, serial, expected) = (http, inbox, download.serial, download.bytes)
+        let priority = network.http == "2" ? [(name: "priority", value: download.highPriority ? "u=1" : "u=4")] : []
         inbox.expect()
-        downloads[url]?.request = http.get(path, keepsBody: false) { answer in
+        downloads[url]?.request = http.get(path, keepsBody: false, headers: priority) { answer in
             switch answer {
             case let .reply(200, _, bytes) where bytes == expected:
                 inbox.post(.pipeline(.transport(.progress(generation: serial))))

@@ -4,10 +4,12 @@ import FeedBench
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
-/// The live transports' HTTP client: GETs to one server over AsyncHTTPClient (HTTP/1.1, at most
-/// `connections` kept-alive connections, TLS for `https://`), counting each response's bytes as
-/// they arrive.
+/// The live transports' HTTP client: GETs to one server over AsyncHTTPClient (HTTP/1.1 with at
+/// most `connections` kept-alive connections, or HTTP/2 negotiated over TLS, its requests
+/// streams of one connection; TLS for `https://`), counting each response's bytes as they
+/// arrive.
 ///
 /// Not Foundation's `URLSession`: on Linux it burns CPU while it waits for bytes. Twelve images
 /// paced by `bench serve` at 3g took 31 s of CPU (7.6 s user, 23.2 s system) over 24.7 s of wall
@@ -47,15 +49,25 @@ final class LiveHTTP: Sendable {
     let failure = Locked<InputError?>(nil)
 
     /// A client of `server` (an `http://` or `https://` URL) with at most `connections`
-    /// connections to it. Throws an `InputError` for anything else.
-    init(server: String, connections: Int) throws {
+    /// connections to it over HTTP/1.1, or one over HTTP/2 (`http2`: `server` must be
+    /// `https://`). `trusting` is a PEM certificate to trust as the server's root instead of
+    /// the system's (`bench serve --tls`'s own). Throws an `InputError` for anything else.
+    init(server: String, connections: Int, http2: Bool = false, trusting certificatePEM: String? = nil) throws {
         guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               url.host != nil, url.query == nil else {
             throw InputError(source: "--live", "expected a server URL such as http://127.0.0.1:8080, found \(InputError.quote(server))")
         }
+        guard !http2 || scheme == "https" else {
+            throw InputError(source: "--live", "expected an https:// server for HTTP/2, which is negotiated over TLS (bench serve --tls), found \(InputError.quote(server))")
+        }
         self.server = server.hasSuffix("/") ? String(server.dropLast()) : server
         var configuration = HTTPClient.Configuration()
-        configuration.httpVersion = .http1Only
+        if let certificatePEM {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8)))
+            configuration.tlsConfiguration = tls
+        }
+        configuration.httpVersion = http2 ? .automatic : .http1Only
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
         // A server that cannot be reached is refused at once, not retried until a timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -102,7 +114,7 @@ final class LiveHTTP: Sendable {
     ///
     /// Each request carries the set's count (`warmUpHeader`), and the server holds each answer
     /// until all `count` have come: HTTP/1.1 carries one request at a time on a connection, so
-    /// the client opens `count` of them. Holding the answers here would not do: the client's pool
+    /// the client opens `count` of them (over HTTP/2, `count` is 1: its one connection). Holding the answers here would not do: the client's pool
     /// takes a connection back as soon as an answer's last byte arrives, and a fast answer to the
     /// first request freed its connection for the last. `count` is at most the client's
     /// connection limit, so every request of the set can be sent.

@@ -7,14 +7,18 @@ import FeedBench
 /// `HTTPFeedTransport`).
 public enum LiveSession {
     /// Runs `configuration` against `server`, telling `progress` how far it is every `interval`
-    /// ns of wall time, and returns the results row (`scenario` ending in `;mode=live`). Throws
-    /// an `InputError` naming the URL and what was expected when the server cannot be reached,
-    /// fails TLS or answers something that is not the feed API.
-    public static func run(_ configuration: RunConfiguration, server: String, reportingEvery interval: Int64 = 1_000_000_000,
-                           progress: (LiveProgress) -> Void) throws -> RunResult {
-        // The API call shares the host with the images: one connection more than the pipeline's.
-        let connections = configuration.network.connectionsPerHost + 1
-        let http = try LiveHTTP(server: server, connections: connections)
+    /// ns of wall time, and returns the results row (`scenario` ending in `;mode=live`). Over
+    /// HTTP/2 (the configuration's network) `server` is `https://`, and `trusting` may name the
+    /// PEM certificate to trust as its root. Throws an `InputError` naming the URL and what was
+    /// expected when the server cannot be reached, fails TLS or answers something that is not
+    /// the feed API.
+    public static func run(_ configuration: RunConfiguration, server: String, trusting certificatePEM: String? = nil,
+                           reportingEvery interval: Int64 = 1_000_000_000, progress: (LiveProgress) -> Void) throws -> RunResult {
+        // The API call shares the host with the images: one connection more than the pipeline's
+        // over HTTP/1.1; over HTTP/2, the one connection.
+        let http2 = configuration.network.http == "2"
+        let connections = http2 ? 1 : configuration.network.connectionsPerHost + 1
+        let http = try LiveHTTP(server: server, connections: connections, http2: http2, trusting: certificatePEM)
         defer { http.close() }
         var run = try LiveRun(configuration) { inbox in
             (HTTPImageTransport(http: http, inbox: inbox, network: configuration.network),

@@ -27,11 +27,13 @@ extension HTTPPart {
         },
         runLive: { configuration, server in try LiveSession.runDrawingProgress(configuration, server: server) },
         runAgainstOwnServer: { configuration in
+            // Over HTTP/2, TLS with a certificate made for the run, which the client trusts.
+            let tls = configuration.network.http == "2" ? try ServeTLS.generated(host: "127.0.0.1") : nil
             let settings = ServeSettings(host: "127.0.0.1", port: 0, seed: configuration.seed, catalog: configuration.api.catalog,
-                                         conditions: ServeConditions(network: configuration.network, api: configuration.api))
+                                         conditions: ServeConditions(network: configuration.network, api: configuration.api), tls: tls)
             let server = try InProcessServer(settings)
             defer { server.stop() }
-            return try LiveSession.runDrawingProgress(configuration, server: server.url)
+            return try LiveSession.runDrawingProgress(configuration, server: server.url, trusting: tls?.certificatePEM)
         })
 }
 
@@ -54,13 +56,15 @@ enum BlockingTask {
 }
 
 extension LiveSession {
-    /// Runs `configuration` in real time against `server`, drawing its progress line on stderr
-    /// (redrawn in place on a terminal, a line a report otherwise). Returns the results row and
-    /// the frames the run handled late.
-    static func runDrawingProgress(_ configuration: RunConfiguration, server: String) throws -> (result: RunResult, framesLate: Int) {
+    /// Runs `configuration` in real time against `server` (trusting the PEM certificate
+    /// `certificatePEM` as its root, if given), drawing its progress line on stderr (redrawn in
+    /// place on a terminal, a line a report otherwise). Returns the results row and the frames
+    /// the run handled late.
+    static func runDrawingProgress(_ configuration: RunConfiguration, server: String,
+                                   trusting certificatePEM: String? = nil) throws -> (result: RunResult, framesLate: Int) {
         let terminal = isatty(2) == 1
         var framesLate = 0
-        let result = try run(configuration, server: server) { progress in
+        let result = try run(configuration, server: server, trusting: certificatePEM) { progress in
             framesLate = progress.framesLate
             FileDescriptorOutput.write((terminal ? "\r\u{1B}[K" : "") + "live \(server): " + progress.line + (terminal ? "" : "\n"), to: 2)
         }

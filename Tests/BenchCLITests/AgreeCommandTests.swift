@@ -26,8 +26,7 @@ import Testing
 
     @Test func whatCannotRunLiveIsRefusedInOneLine() throws {
         for (arguments, message) in [(["--launches", "2"], "bench: agree: expected one launch"),
-                                     (["--offline", "0s-5s"], "bench: agree: --offline is the simulated network's"),
-                                     (["--http", "2"], "bench: agree: expected HTTP/1.1 (bench serve does not serve HTTP/2 yet)")] {
+                                     (["--offline", "0s-5s"], "bench: agree: --offline is the simulated network's")] {
             let agree = try BenchProcess.run(["agree", "--profile", "low-end"] + arguments)
             #expect(agree.status == 2 && agree.stderr.hasPrefix(message) && agree.stderr.split(separator: "\n").count == 1, "\(agree.stderr)")
         }

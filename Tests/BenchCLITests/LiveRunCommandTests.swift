@@ -38,6 +38,10 @@ import Testing
         let matrix = try BenchProcess.run(["run", "--live", "http://127.0.0.1:1", "--profile", "low-end", "--out", out])
         #expect(matrix.status == 2)
         #expect(matrix.stderr.hasPrefix("bench: --live: expected options that make one run"))
+        // HTTP/2 is negotiated over TLS: a plain server is refused before anything is sent.
+        let plain = try BenchProcess.run(["run", "--live", "http://127.0.0.1:1", "--out", out, "--http", "2"] + Self.oneRun)
+        #expect(plain.status == 2 && plain.stderr == "bench: --live: expected an https:// server for HTTP/2, which is negotiated over TLS (bench serve --tls), found \"http://127.0.0.1:1\"\n",
+                "\(plain.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
     #else

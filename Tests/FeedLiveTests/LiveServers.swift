@@ -11,8 +11,8 @@ import Glibc
 enum LiveServers {
     /// Starts `bench serve` in process, on threads of its own (`OwnThreads`); returns its URL
     /// and the task to cancel when done.
-    static func feed(_ conditions: ServeConditions, seed: UInt64, log: String) async throws -> (url: String, task: Task<Void, Error>) {
-        try await FeedServer(settings: ServeSettings(host: "127.0.0.1", port: 0, seed: seed, conditions: conditions, logPath: log))
+    static func feed(_ conditions: ServeConditions, seed: UInt64, log: String, tls: ServeTLS? = nil) async throws -> (url: String, task: Task<Void, Error>) {
+        try await FeedServer(settings: ServeSettings(host: "127.0.0.1", port: 0, seed: seed, conditions: conditions, logPath: log, tls: tls))
             .start(on: OwnThreads.executor)
     }
 

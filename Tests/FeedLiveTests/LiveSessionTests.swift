@@ -81,6 +81,46 @@ import Testing
         }
     }
 
+    /// Over HTTP/2 (`bench serve --tls`, a certificate made for the test and trusted by the run)
+    /// the run's requests are streams: every one `h2`, the images' on the model's one connection
+    /// to the image host with the priority each went with, the API's on its own; and the run
+    /// asks for nothing the simulation does not.
+    @Test(.timedAlone) func aLiveRunOverHTTP2SendsStreamsOfOneConnectionAndRequestsOnlyWhatTheSimulationDoes() async throws {
+        try await TimedRounds.check { _ in
+            var configuration = try Self.configuration(seconds: 10)
+            configuration.network.http = "2"
+            let log = try ScratchFolder.make().appendingPathComponent("serve.csv").path
+            let tls = try ServeTLS.generated(host: "127.0.0.1")
+            let server = try await LiveServers.feed(ServeConditions(network: configuration.network), seed: configuration.seed, log: log, tls: tls)
+            #expect(server.url.hasPrefix("https://"))
+            let run = configuration
+            let live = try await OwnThreads.run { _ in
+                try LiveSession.run(run, server: server.url, trusting: tls.certificatePEM) { _ in }
+            }[0]
+            server.task.cancel()
+            _ = try? await server.task.value
+            #expect(live.displays > 0 && live.imageRequests > 0 && live.apiRequests > 0)
+
+            var simulated = configuration
+            simulated.recording.requests = true
+            let simulation = try FeedSimulation.run(simulated)
+            let served = try RequestLogFile.records(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: log))), source: log)
+            #expect(served.allSatisfy { $0.httpProtocol == RequestLogFile.http2 })
+            // One warm-up request opens the one real connection.
+            #expect(served.first?.path == "/_conditions" && served.dropFirst().allSatisfy { $0.path != "/_conditions" })
+            let images = served.filter { RequestLogFile.imageID(path: $0.path) != nil }
+            let calls = served.filter { $0.path.hasPrefix("/v1/images/search") }
+            #expect(!images.isEmpty && Set(images.map(\.connection)).count == 1 && images.filter(\.newConnection).count == 1)
+            #expect(!calls.isEmpty && Set(calls.map(\.connection)).count == 1 && calls[0].connection != images[0].connection)
+            #expect(images.allSatisfy { $0.priority == RequestLogFile.highPriority || $0.priority == RequestLogFile.lowPriority })
+            #expect(images.contains { $0.priority == RequestLogFile.lowPriority }, "window 20 prefetches")
+            // The simulation's own log over HTTP/2 says the same of its connections.
+            #expect(Set(simulation.requests.filter { RequestLogFile.imageID(path: $0.path) != nil }.map(\.connection)).count == 1)
+            let extra = Self.imageIDs(served).subtracting(Self.imageIDs(simulation.requests))
+            return extra.isEmpty ? [] : ["requested by the live run only: \(extra.sorted())"]
+        }
+    }
+
     @Test func anUnreachableServerIsRefusedWithItsURL() throws {
         let configuration = try Self.configuration(seconds: 10)
         let started = ContinuousClock.now

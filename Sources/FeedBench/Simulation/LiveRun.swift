@@ -77,9 +77,6 @@ extension RunConfiguration {
         if !offline.intervals.isEmpty || !offline.launches.isEmpty {
             return "--offline is the simulated network's; take a live server offline through its conditions (PUT /_conditions {\"offline\": true})"
         }
-        if network.multiplexes {
-            return "expected HTTP/1.1 (bench serve does not serve HTTP/2 yet), found --http 2 or a network with \"http\": \"2\""
-        }
         return nil
     }
 }
