@@ -78,6 +78,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run the one configuration in real time against this server of the feed API (bench serve) instead of simulating it.", valueName: "URL"))
     var live: String?
 
+    @Option(help: ArgumentHelp("With --live: trust this PEM certificate as the server's root (bench serve --tls's own, or --tls-cert's) instead of the system's roots.", valueName: "file"))
+    var liveCA: String?
+
     @Option(help: ArgumentHelp("Keep each run's SQLite feed store in this folder (one file per run, named after its identity) and continue from it on the next invocation (default: a fresh in-memory store per run).", valueName: "folder"))
     var store: String?
 
@@ -107,8 +110,11 @@ struct RunCommand: ParsableCommand {
             return run
         }
         let results: [RunResult]
+        if liveCA != nil && live == nil {
+            throw InputError(source: "--live-ca", "expected --live too: it names the live server's certificate")
+        }
         if let live {
-            results = [try Self.runLive(runs, server: live, store: store)]
+            results = [try Self.runLive(runs, server: live, store: store, certificate: liveCA)]
         } else {
             if let store { try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true) }
             results = try RunBatch.run(runs, jobs: jobs, storeDirectory: store)
@@ -140,7 +146,8 @@ struct RunCommand: ParsableCommand {
         let options: [(String, String?)] = [
             ("--library", library.library), ("--policy", matrix.policy), ("--preset", matrix.preset), ("--window", matrix.window), ("--strategy", matrix.strategy == "cacheFirst" ? nil : matrix.strategy),
             ("--trace", traces), ("--network", matrix.network), ("--memory-limit", matrix.memoryLimit), ("--seed", matrix.seed),
-        ] + session.changes.map { ($0.option, $0.value) } + [("--store", store.map(name)), ("--live", live.map { _ in "" })]
+        ] + session.changes.map { ($0.option, $0.value) } + [("--store", store.map(name)), ("--live", live.map { _ in "" }),
+                                                             ("--live-ca", liveCA.map(name))]
         return options.compactMap { option, value in value.map { (String(option.dropFirst(2)), $0) } }
     }
 }

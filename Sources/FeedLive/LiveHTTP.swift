@@ -64,7 +64,10 @@ final class LiveHTTP: Sendable {
         var configuration = HTTPClient.Configuration()
         if let certificatePEM {
             var tls = TLSConfiguration.makeClientConfiguration()
-            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8)))
+            guard let roots = try? NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8)), !roots.isEmpty else {
+                throw InputError(source: "--live-ca", "expected a PEM certificate that TLS can use")
+            }
+            tls.trustRoots = .certificates(roots)
             configuration.tlsConfiguration = tls
         }
         configuration.httpVersion = http2 ? .automatic : .http1Only

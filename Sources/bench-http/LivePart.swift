@@ -25,7 +25,9 @@ extension HTTPPart {
                 }
             }
         },
-        runLive: { configuration, server in try LiveSession.runDrawingProgress(configuration, server: server) },
+        runLive: { configuration, server, certificatePEM in
+            try LiveSession.runDrawingProgress(configuration, server: server, trusting: certificatePEM)
+        },
         runAgainstOwnServer: { configuration in
             // Over HTTP/2, TLS with a certificate made for the run, which the client trusts.
             let tls = configuration.network.http == "2" ? try ServeTLS.generated(host: "127.0.0.1") : nil

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TestSupport
 import Testing
 
@@ -43,6 +46,46 @@ import Testing
         #expect(plain.status == 2 && plain.stderr == "bench: --live: expected an https:// server for HTTP/2, which is negotiated over TLS (bench serve --tls), found \"http://127.0.0.1:1\"\n",
                 "\(plain.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// A live run over HTTP/2 against `bench serve --tls` with a certificate openssl made: with
+    /// `--live-ca` naming it the run goes, every request `h2`; without it TLS fails in one line.
+    @Test func aLiveRunOverHTTP2TrustsTheServersCertificateGivenWithLiveCA() throws {
+        let folder = try ScratchFolder.make()
+        let (certificate, key) = (folder.appendingPathComponent("cert.pem").path, folder.appendingPathComponent("key.pem").path)
+        let openssl = URL(fileURLWithPath: "/usr/bin/openssl")
+        guard FileManager.default.isExecutableFile(atPath: openssl.path) else {
+            Issue.record("openssl is not at /usr/bin/openssl: no certificate made outside bench to serve with")
+            return
+        }
+        let made = try BenchProcess.run(openssl, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+                                                  "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                                                  "-addext", "basicConstraints=critical,CA:TRUE,pathlen:0", "-keyout", key, "-out", certificate])
+        #expect(made.status == 0, "\(made.stderr)")
+        let (server, url, _) = try ServeCommandTests.start(["--network", "wifi", "--http", "2", "--tls-cert", certificate, "--tls-key", key,
+                                                            "--log", folder.appendingPathComponent("serve.csv").path])
+        defer {
+            kill(server.processIdentifier, SIGTERM)
+            server.waitUntilExit()
+        }
+        #expect(url.hasPrefix("https://127.0.0.1:"), "\(url)")
+        let run = ["run", "--live", url, "--http", "2", "--network", "wifi", "--profile", "low-end", "--policy", "lru", "--memory-limit", "1x",
+                   "--window", "20", "--trace", "browser", "--seed", "1", "--duration", "3s"]
+        let out = folder.appendingPathComponent("live.csv").path
+        let untrusted = try BenchProcess.run(run + ["--out", out])
+        #expect(untrusted.status == 2 && untrusted.stderr.hasPrefix("bench: \(url)/_conditions: expected a server of the feed API; TLS failed: "),
+                "\(untrusted.stderr)")
+        #expect(untrusted.stderr.split(separator: "\n").count == 1 && !FileManager.default.fileExists(atPath: out))
+        let trusted = try BenchProcess.run(run + ["--live-ca", certificate, "--out", out])
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 2 && rows[1].contains(";mode=live"), "\(rows)")
+        kill(server.processIdentifier, SIGTERM)
+        server.waitUntilExit()
+        let log = try String(contentsOfFile: folder.appendingPathComponent("serve.csv").path, encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(!log.isEmpty && log.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false)[10] == "h2" })
+        let alone = try BenchProcess.run(Array(run.dropFirst(3)) + ["--live-ca", certificate, "--out", out])
+        #expect(alone.status == 2 && alone.stderr == "bench: --live-ca: expected --live too: it names the live server's certificate\n", "\(alone.stderr)")
     }
     #else
     /// Built without the HTTP trait (`--disable-default-traits`), bench has no server or client:
