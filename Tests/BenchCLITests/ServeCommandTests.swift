@@ -102,8 +102,10 @@ import Glibc
         #expect(alone.status == 2 && alone.stderr == "bench: --tls-cert: expected --tls-cert and --tls-key together\n", "\(alone.stderr)")
         let unreadable = try BenchProcess.run(["serve", "--port", "0", "--tls-cert", "/nonexistent/cert.pem", "--tls-key", h2.path])
         #expect(unreadable.status == 2 && unreadable.stderr == "bench: --tls-cert: cannot read /nonexistent/cert.pem\n", "\(unreadable.stderr)")
-        let notPEM = try BenchProcess.run(["serve", "--port", "0", "--tls-cert", h2.path, "--tls-key", h2.path])
+        let refusedLog = folder.appendingPathComponent("refused.csv").path
+        let notPEM = try BenchProcess.run(["serve", "--port", "0", "--tls-cert", h2.path, "--tls-key", h2.path, "--log", refusedLog])
         #expect(notPEM.status == 2 && notPEM.stderr == "bench: \(h2.path): expected PEM certificates (-----BEGIN CERTIFICATE-----), leaf first\n", "\(notPEM.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: refusedLog), "a refused certificate leaves no log")
         // The log: a device is refused before anything starts (the log would replace it), and a
         // server that cannot listen leaves no log behind.
         let device = try BenchProcess.run(["serve", "--port", "0", "--log", "/dev/null"])
