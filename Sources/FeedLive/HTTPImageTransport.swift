@@ -42,7 +42,7 @@ struct HTTPImageTransport: ImageTransport {
         guard let download = downloads[url] else { return }
         let path = "/images/\(url).jpg"
         let (http, inbox, serial, expected) = (http, inbox, download.serial, download.bytes)
-        let priority = network.http == "2" ? [(name: "priority", value: download.highPriority ? "u=1" : "u=4")] : []
+        let priority = network.multiplexes ? [(name: "priority", value: download.highPriority ? "u=1" : "u=4")] : []
         inbox.expect()
         downloads[url]?.request = http.get(path, keepsBody: false, headers: priority) { answer in
             switch answer {

@@ -16,7 +16,7 @@ public enum LiveSession {
                            reportingEvery interval: Int64 = 1_000_000_000, progress: (LiveProgress) -> Void) throws -> RunResult {
         // The API call shares the host with the images: one connection more than the pipeline's
         // over HTTP/1.1; over HTTP/2, the one connection.
-        let http2 = configuration.network.http == "2"
+        let http2 = configuration.network.multiplexes
         let connections = http2 ? 1 : configuration.network.connectionsPerHost + 1
         let http = try LiveHTTP(server: server, connections: connections, http2: http2, trusting: certificatePEM)
         defer { http.close() }

@@ -30,7 +30,7 @@ extension HTTPPart {
         },
         runAgainstOwnServer: { configuration in
             // Over HTTP/2, TLS with a certificate made for the run, which the client trusts.
-            let tls = configuration.network.http == "2" ? try ServeTLS.generated(host: "127.0.0.1") : nil
+            let tls = configuration.network.multiplexes ? try ServeTLS.generated(host: "127.0.0.1") : nil
             let settings = ServeSettings(host: "127.0.0.1", port: 0, seed: configuration.seed, catalog: configuration.api.catalog,
                                          conditions: ServeConditions(network: configuration.network, api: configuration.api), tls: tls)
             let server = try InProcessServer(settings)

@@ -95,7 +95,7 @@ public struct NetworkProfile: Sendable, Hashable {
     public static let httpVersions = ["1.1", "2"]
 
     /// Whether a host's requests share one connection as HTTP/2 streams.
-    var multiplexes: Bool { http == "2" }
+    public var multiplexes: Bool { http == "2" }
 
     /// Requests the app has under way to one host at once: HTTP/1.1's connections, or HTTP/2's
     /// streams on its one connection.
