@@ -3,7 +3,6 @@ import FeedBench
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import HummingbirdHTTP2
 import Logging
 import NIOCore
 import Synchronization
@@ -74,8 +73,13 @@ public struct FeedServer: Sendable {
         let listened = SharedFlag()
         // Tells the server when a client closes its connection or resets its stream (`ClientClosures`).
         let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [ClientClosures.Watcher(closures)])
-        let server: HTTPServerBuilder = try settings.tls.map {
-            try .http2Upgrade(tlsConfiguration: try $0.configuration(), configuration: .init(streamConfiguration: http1))
+        let server: HTTPServerBuilder = try settings.tls.map { tls in
+            let configuration = try tls.configuration()
+            // HTTP/2 connections advertise the stream limit of the conditions current when they start.
+            return HTTPServerBuilder { responder in
+                try NegotiatedHTTPChannel(tls: configuration, requests: http1,
+                                          streamLimit: { state.conditions.network.maxConcurrentStreams }, responder: responder)
+            }
         } ?? .http1(configuration: http1)
         let scheme = settings.tls == nil ? "http" : "https"
         let app = Application(

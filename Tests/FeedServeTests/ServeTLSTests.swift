@@ -4,6 +4,8 @@ import FeedBench
 import FeedServe
 import Foundation
 import NIOCore
+import NIOHTTP2
+import NIOPosix
 import NIOSSL
 import TestSupport
 import Testing
@@ -137,6 +139,53 @@ import Testing
         #expect(after.connection == reset.connection && !after.newConnection, "the model's connection is kept: the stream was reset, not the connection")
     }
 
+    /// The SETTINGS_MAX_CONCURRENT_STREAMS a new HTTP/2 connection to the server is offered:
+    /// a bare client (ALPN `h2`, trusting only the server's certificate) reads the server's
+    /// first SETTINGS frame.
+    static func advertisedStreamLimit(_ served: Served) async throws -> Int? {
+        var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
+        tlsConfiguration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(served.tls.certificatePEM.utf8)))
+        tlsConfiguration.applicationProtocols = ["h2"]
+        let context = try NIOSSLContext(configuration: tlsConfiguration)
+        let settings = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: HTTP2Settings.self)
+        let port = Int(served.base.split(separator: ":").last!)!
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).channelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandlers([
+                    NIOSSLClientHandler(context: context, serverHostname: nil), NIOHTTP2Handler(mode: .client), SettingsReader(settings),
+                ])
+            }
+        }.connect(host: "127.0.0.1", port: port).get()
+        defer { channel.close(promise: nil) }
+        return try await settings.futureResult.get().last { $0.parameter == .maxConcurrentStreams }?.value
+    }
+
+    @Test(arguments: [7, nil] as [Int?])
+    func anHTTP2ConnectionIsOfferedTheStreamLimitOfTheConditions(limit: Int?) async throws {
+        var conditions = Self.conditions(http: "2")
+        if let limit { conditions.network.maxConcurrentStreams = limit }
+        let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
+        let advertised = try await Served.serving(conditions, log: log) { try await Self.advertisedStreamLimit($0) }
+        #expect(advertised == (limit ?? 100))
+    }
+
+    /// Changed conditions reach the connections set up after the change.
+    @Test func aNewConnectionIsOfferedTheStreamLimitOfTheConditionsThen() async throws {
+        var conditions = Self.conditions(http: "2")
+        conditions.network.maxConcurrentStreams = 7
+        let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
+        let (before, status, after) = try await Served.serving(conditions, log: log) { served in
+            let before = try await Self.advertisedStreamLimit(served)
+            var request = HTTPClientRequest(url: served.base + "/_conditions")
+            request.method = .PUT
+            request.body = .bytes(ByteBuffer(string: #"{"network": {"maxConcurrentStreams": 1000}}"#))
+            let status = try await served.client.execute(request, timeout: .seconds(30)).status.code
+            return (before, status, try await Self.advertisedStreamLimit(served))
+        }
+        #expect(before == 7)
+        #expect(status == 200 && after == 1_000)
+    }
+
     @Test func http2IsServedOverTLSOnly() async throws {
         let server = try await RunningServer.start(Self.conditions(http: "1.1"))
         let reply = try await server.put(conditions: #"{"network": {"http": "2"}}"#)
@@ -169,6 +218,29 @@ import Testing
         #expect(refusal(garbage, key) == "\(garbage): expected PEM certificates (-----BEGIN CERTIFICATE-----), leaf first")
         #expect(refusal(certificate, garbage) == "\(garbage): expected a PEM private key (PKCS#8, EC or RSA)")
         #expect(refusal(certificate, otherKey) == "\(otherKey): expected the private key of the certificate in \(certificate); this key is another's")
+    }
+}
+
+/// Hands on the settings of the first SETTINGS frame a connection receives.
+final class SettingsReader: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame
+    let settings: EventLoopPromise<HTTP2Settings>
+
+    init(_ settings: EventLoopPromise<HTTP2Settings>) {
+        self.settings = settings
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .settings(.settings(let received)) = unwrapInboundIn(data).payload { settings.succeed(received) }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        settings.fail(error)
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        settings.fail(ChannelError.eof)
     }
 }
 #endif

@@ -1,0 +1,100 @@
+#if HTTP
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP2
+import NIOHTTPTypesHTTP2
+import NIOSSL
+import NIOTLS
+
+/// A `bench serve --tls` connection: TLS, then HTTP/2 or HTTP/1.1 as the client's ALPN chooses,
+/// on one port. An HTTP/2 connection advertises and enforces the stream limit the conditions had
+/// when it was set up (`maxConcurrentStreams`), where Hummingbird's `http2Upgrade` always says 100.
+struct NegotiatedHTTPChannel: HTTPChannelHandler {
+    typealias Streams = NIOHTTP2Handler.AsyncStreamMultiplexer<HTTP1Channel.Value>
+    typealias Negotiated = NIONegotiatedHTTPVersion<HTTP1Channel.Value, Streams>
+
+    struct Value: ServerChildChannelValue {
+        let negotiated: EventLoopFuture<Negotiated>
+        let channel: any Channel
+    }
+
+    let responder: Responder
+    private let tls: NIOSSLContext
+    /// Each request's handlers after the HTTP codec, over either protocol.
+    private let requests: HTTP1Channel.Configuration
+    private let http1: HTTP1Channel
+    private let streamLimit: @Sendable () -> Int
+
+    /// `streamLimit` is read as each HTTP/2 connection is set up.
+    init(tls configuration: TLSConfiguration, requests: HTTP1Channel.Configuration,
+         streamLimit: @escaping @Sendable () -> Int, responder: @escaping Responder) throws {
+        var configuration = configuration
+        configuration.applicationProtocols = ["h2", "http/1.1"]
+        tls = try NIOSSLContext(configuration: configuration)
+        self.requests = requests
+        self.streamLimit = streamLimit
+        self.responder = responder
+        http1 = HTTP1Channel(responder: responder, configuration: requests)
+    }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+            let alpn = NIOTypedApplicationProtocolNegotiationHandler<Negotiated> { result in
+                switch result {
+                case .negotiated("h2"):
+                    return channel.eventLoop.makeCompletedFuture { .http2(try http2(channel, logger: logger)) }
+                case .negotiated("http/1.1"), .fallback:
+                    return http1.setup(channel: channel, logger: logger).map { .http1_1($0) }
+                case .negotiated:
+                    return channel.close().flatMapThrowing { throw NIOHTTP2Errors.invalidALPNToken() }
+                }
+            }
+            try channel.pipeline.syncOperations.addHandler(alpn)
+            return Value(negotiated: alpn.protocolNegotiationResult, channel: channel)
+        }
+    }
+
+    /// The HTTP/2 connection's pipeline: SETTINGS with the current stream limit, graceful close
+    /// on shutdown (GOAWAY, then the streams under way finish; no idle or age limit, as before),
+    /// and each stream's channel decoding HTTP as an HTTP/1.1 connection's does.
+    private func http2(_ channel: any Channel, logger: Logger) throws -> Streams {
+        var settings = nioDefaultSettings.filter { $0.parameter != .maxConcurrentStreams }
+        settings.append(HTTP2Setting(parameter: .maxConcurrentStreams, value: streamLimit()))
+        var configuration = NIOHTTP2Handler.Configuration()
+        configuration.connection.initialSettings = settings
+        return try channel.pipeline.syncOperations.configureAsyncHTTP2Pipeline(
+            mode: .server,
+            connectionManagerConfiguration: .init(maxIdleTime: nil, maxAge: nil, maxGraceTime: nil, keepalive: nil),
+            http2HandlerConfiguration: configuration
+        ) { stream in
+            stream.eventLoop.makeCompletedFuture {
+                let pipeline = stream.pipeline.syncOperations
+                try pipeline.addHandler(HTTP2FramePayloadToHTTPServerCodec())
+                try pipeline.addHandlers(requests.additionalChannelHandlers())
+                try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: requests.idleTimeout.map(Duration.init), logger: logger))
+                return try HTTP1Channel.Value(wrappingChannelSynchronously: stream)
+            }
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        do {
+            switch try await value.negotiated.get() {
+            case .http1_1(let connection):
+                await http1.handle(value: connection, logger: logger)
+            case .http2(let streams):
+                // Every stream is one request, answered as HTTP/1.1's are.
+                try await withThrowingDiscardingTaskGroup { group in
+                    for try await stream in streams.inbound {
+                        group.addTask { await handleHTTP(asyncChannel: stream, logger: logger) }
+                    }
+                }
+            }
+        } catch {
+            logger.debug("connection ended: \(error)")
+        }
+    }
+}
+#endif
