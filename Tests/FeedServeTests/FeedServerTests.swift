@@ -115,16 +115,8 @@ import Testing
     /// rounding); more than 15 ms above it is a miss, for `TimedRounds` (the old pacing, a round
     /// trip and the bytes at the bandwidth, was 200–600 ms short of it here). The log's
     /// connections are the model's: numbered as it opened them, each opened once.
-    ///
-    /// lte's buffer here holds 1,000 packets, not 50. Behind 50, the six downloads' losses turn on
-    /// the moment each reaches the model, which trails its logged arrival by its wait for a slot
-    /// and its turn (milliseconds, more on a loaded machine), and the replay has only the arrival:
-    /// on a loaded CI machine one download met a retransmission timeout in the server's model
-    /// and not in the replay's (5.5 s against 0.96 s), and the connections the later requests took
-    /// differed. Behind 1,000 packets nothing is lost, and the times are the rounds' alone.
     @Test(.timedAlone) func everyResponseTakesTheModelsTimeForTheSameRequests() async throws {
-        var lte = try NetworkProfile.named("lte")
-        lte.bufferPackets = 1_000
+        let lte = try NetworkProfile.named("lte")
         let catalog = ImageCatalog(seed: 0)
         let largest = (UInt64(0)..<100).map(catalog.descriptor).max { $0.encodedBytes < $1.encodedBytes }!.url
         try await TimedRounds.check { _ in
