@@ -252,7 +252,7 @@ struct Handlers: Sendable {
         log.record(RequestLogFile.Record(time: arrived, method: request.method.rawValue, path: request.uri.string, status: status,
                                          bytes: Int64(bytes), objectBytes: objectBytes.map(Int64.init), injectedDelay: delay,
                                          duration: state.now - arrived, connection: connection.number, newConnection: connection.first,
-                                         httpProtocol: context.httpProtocol, priority: priority(request)))
+                                         httpProtocol: context.httpProtocol, priority: priority(request), sent: sent?.at))
     }
 
     /// The request's priority as the log names it, from its RFC 9218 `priority` header: an

@@ -35,10 +35,13 @@ import Testing
         let result = try BenchProcess.run(one + ["--out", out, "--requests", requests])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try String(contentsOfFile: requests, encoding: .utf8).split(separator: "\n")
-        #expect(lines.first == "time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection,new_connection,protocol,priority")
+        #expect(lines.first == "time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection,new_connection,protocol,priority,sent_ms")
         // A window of 5 prefetches at low priority; the API's calls and the visible cells' images go high.
-        #expect(lines.contains { $0.contains(",GET,/images/") && $0.hasSuffix(",low") } && lines.contains { $0.contains(",GET,/images/") && $0.hasSuffix(",high") })
-        #expect(lines.filter { $0.contains(",GET,/v1/") }.allSatisfy { $0.hasSuffix(",http/1.1,high") })
+        #expect(lines.contains { $0.contains(",GET,/images/") && $0.contains(",low,") } && lines.contains { $0.contains(",GET,/images/") && $0.contains(",high,") })
+        #expect(lines.filter { $0.contains(",GET,/v1/") }.allSatisfy { $0.contains(",http/1.1,high,") })
+        // Each request went onto the network when it was sent: `sent_ms` is `time_ms`, to the nanosecond.
+        let times = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { (Double($0[0])!, $0[12]) }
+        #expect(times.allSatisfy { time, sent in sent.split(separator: ".").last?.count == 6 && abs(Double(sent)! - time) <= 0.0005 })
         #expect(lines.contains { $0.contains(",GET,/v1/images/search?limit=10&page=1,200,") })
         let images = lines.filter { $0.contains(",GET,/images/") }
         let row = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")

@@ -216,7 +216,7 @@ import Testing
         await server.stop()
     }
 
-    @Test func theLogHasALinePerRequestWithItsInjectedDelay() async throws {
+    @Test func theLogHasALinePerRequestWithItsInjectedDelayAndWhenItWentOntoTheNetwork() async throws {
         let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
         let server = try await RunningServer.start(Self.instant(FeedAPIConfiguration(latency: .fixed(30_000_000))), log: log)
         _ = try await server.request("/v1/images/search?page=1")
@@ -224,8 +224,10 @@ import Testing
         _ = try await server.request("/images/nope.jpg")
         await server.stop()
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        #expect(lines.first?.joined(separator: ",") == "time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection,new_connection,protocol,priority")
-        #expect(lines.count == 4 && lines.dropFirst().allSatisfy { $0.count == 12 && $0[10] == "http/1.1" && $0[11] == "" }, "HTTP/1.1 carries no priority")
+        #expect(lines.first?.joined(separator: ",") == "time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection,new_connection,protocol,priority,sent_ms")
+        #expect(lines.count == 4 && lines.dropFirst().allSatisfy { $0.count == 13 && $0[10] == "http/1.1" && $0[11] == "" }, "HTTP/1.1 carries no priority")
+        // The call and the image went onto the network model at or after their arrival; the 404 crossed none.
+        #expect(lines[1...2].allSatisfy { (Double($0[12]) ?? -1) >= (Double($0[0]) ?? 0) - 0.0005 } && lines[3][12] == "", "\(lines)")
         #expect(lines[1][1] == "GET" && lines[1][2] == "/v1/images/search?page=1" && lines[1][3] == "200" && lines[1][5] == "" && lines[1][6] == "30.000")
         let size = String(ImageCatalog(seed: 0).descriptor(7).encodedBytes)
         #expect(lines[2][2] == "/images/7.jpg" && lines[2][4] == size && lines[2][5] == size && lines[2][6] == "0.000")
@@ -233,6 +235,29 @@ import Testing
         #expect(lines[1][8] == "1" && lines[1][9] == "1" && lines[2][8] == "2" && lines[2][9] == "1")
         #expect(lines[3][3] == "404")
         #expect((Double(lines[1][7]) ?? 0) >= 30, "the whole time includes the injected latency")
+    }
+
+    /// A request the server holds for one of the client's connections (here the network allows
+    /// one) goes onto the network model when the other's response is done: its `sent_ms` is
+    /// then, past its arrival, while its duration still counts from its arrival (what the client
+    /// waited). A replay of the log sends it at `sent_ms`, as the server's model took it.
+    @Test func aRequestHeldForOneOfTheClientsConnectionsGoesOntoTheNetworkWhenOneFrees() async throws {
+        let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
+        var conditions = Self.instant()
+        conditions.network.connectionsPerHost = 1
+        conditions.network.bitsPerSecond = 2_000_000
+        let server = try await RunningServer.start(conditions, log: log)
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<2 { group.addTask { try await server.request("/images/7.jpg").status } }
+            for try await status in group { #expect(status == 200) }
+        }
+        await server.stop()
+        let records = try RequestLogFile.records(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: log))), source: log)
+        try #require(records.count == 2 && records.allSatisfy { $0.sent != nil })
+        let (first, held) = records[0].sent! <= records[1].sent! ? (records[0], records[1]) : (records[1], records[0])
+        #expect(first.sent! - first.time < 5_000_000, "the first went on at once: \(first)")
+        #expect(held.sent! >= first.time + first.duration - 1_000 && held.sent! > held.time + 100_000_000, "\(first) | \(held)")
+        #expect(held.time + held.duration > held.sent!, "its duration counts from its arrival")
     }
 
     /// A request that does not cross the network model (here a 404) is logged on its real

@@ -3,7 +3,7 @@
 
 /// What the simulation's network model says of the requests in a `bench serve` log: each
 /// request that crossed the network is sent to a `SimulatedNetwork` of the server's network and
-/// seed at its logged arrival (API calls after their logged server time), each one abandoned
+/// seed when the server's model took it (`sent_ms`; API calls after their logged server time), each one abandoned
 /// (499) is cancelled when its line was written, and the model gives each its connection,
 /// whether it opened it, and when its last byte arrives.
 enum ModelReplay {
@@ -22,7 +22,7 @@ enum ModelReplay {
         enum Event { case send(Int), cancel(Int) }
         var events: [(time: Int64, event: Event)] = []
         for (index, record) in records.enumerated() where crossesNetwork(record) {
-            events.append((record.time, .send(index)))
+            events.append((record.sentOrArrival, .send(index)))
             if record.status == RequestLogFile.clientClosed { events.append((record.time + record.duration, .cancel(index))) }
         }
         events.sort { $0.time < $1.time }

@@ -70,7 +70,7 @@ DEFAULT_REPLAY = ROOT / ".build-ns3" / "replay"
 
 LOG_COLUMNS = ["time_ms", "method", "path", "status", "bytes", "object_bytes",
                "injected_delay_ms", "duration_ms", "connection", "new_connection", "protocol",
-               "priority"]
+               "priority", "sent_ms"]
 LATE_MS = 50.0
 # A request ns-3 sent more than this after its time_ms waited behind a slower response.
 QUEUED_MS = 1.0
@@ -164,9 +164,9 @@ def check_log(path: Path) -> None:
         raise BadInput(f"{path}: cannot read the file ({error.strerror})") from None
     except UnicodeDecodeError:
         raise BadInput(f"{path}: not UTF-8 text") from None
-    if header not in (LOG_COLUMNS, LOG_COLUMNS[:11], LOG_COLUMNS[:9]):
+    if header not in (LOG_COLUMNS, LOG_COLUMNS[:12], LOG_COLUMNS[:11], LOG_COLUMNS[:9]):
         raise BadInput(f"{path}:1: expected the header {','.join(LOG_COLUMNS)} "
-                       "(or its first 11 or 9 columns)")
+                       "(or its first 12, 11 or 9 columns)")
 
 
 def moved_log(log: Path, replica: int, into: Path) -> Path:
@@ -176,7 +176,10 @@ def moved_log(log: Path, replica: int, into: Path) -> Path:
     with log.open(encoding="utf-8", newline="") as file:
         rows = list(csv.reader(file))
     for row in rows[1:]:
-        row[0] = f"{float(row[0]) + draw.uniform(0, MOVED_MS):.3f}"
+        shift = draw.uniform(0, MOVED_MS)
+        row[0] = f"{float(row[0]) + shift:.3f}"
+        if len(row) > 12 and row[12]:
+            row[12] = f"{float(row[12]) + shift:.6f}"
     path = into / f"moved-{replica}.csv"
     with path.open("w", encoding="utf-8", newline="") as file:
         csv.writer(file, lineterminator="\n").writerows(rows)

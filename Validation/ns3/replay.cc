@@ -466,7 +466,8 @@ ReadNetwork(const std::string& path)
 struct Request
 {
     size_t row = 0;           // data row number, 1-based
-    int64_t timeUs = 0;       // time_ms, in microseconds (the log has 3 decimals)
+    int64_t timeUs = 0;       // time_ms, in microseconds (the log has 3 decimals); sent_ms is
+                              // not read: a simulated run's log, replayed here, has it equal
     std::string timeText;     // time_ms as written
     std::string kind;         // api, image or other
     int status = 0;
@@ -641,7 +642,8 @@ ReadLog(const std::string& path)
                                                       "connection",
                                                       "new_connection",
                                                       "protocol",
-                                                      "priority"};
+                                                      "priority",
+                                                      "sent_ms"};
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {
@@ -661,7 +663,7 @@ ReadLog(const std::string& path)
         if (lineNumber == 1)
         {
             auto header = SplitCsv(line);
-            if ((header.size() == 12 || header.size() == 11) &&
+            if (header.size() >= 11 && header.size() <= 13 &&
                 std::equal(header.begin(), header.end(), kColumns.begin()))
             {
                 columns = header.size();
@@ -676,7 +678,7 @@ ReadLog(const std::string& path)
             {
                 Fail(path + ":1: expected the header time_ms,method,path,status,bytes,"
                             "object_bytes,injected_delay_ms,duration_ms,connection"
-                            "[,new_connection,protocol[,priority]]");
+                            "[,new_connection,protocol[,priority[,sent_ms]]]");
             }
             continue;
         }
@@ -728,7 +730,7 @@ ReadLog(const std::string& path)
             Fail(where + "connection: expected a whole number, found \"" + f[8] + "\"");
         }
         r.connection = static_cast<long>(whole);
-        if (columns == 12)
+        if (columns >= 12)
         {
             if (f[11] != "" && f[11] != "high" && f[11] != "low")
             {

@@ -17,9 +17,9 @@ import compare
 
 HEADER = ",".join(compare.LOG_COLUMNS)
 LOG_ROWS = [
-    "0.000,GET,/v1/images/search?limit=10&page=1,200,931,,276.540,958.130,1,1,http/1.1,high",
-    "1933.333,GET,/images/1.jpg,200,70086,70086,0.000,268.901,2,1,http/1.1,high",
-    "1933.333,GET,/images/2.jpg,200,116086,116086,0.000,256.698,3,1,http/1.1,high",
+    "0.000,GET,/v1/images/search?limit=10&page=1,200,931,,276.540,958.130,1,1,http/1.1,high,0.000000",
+    "1933.333,GET,/images/1.jpg,200,70086,70086,0.000,268.901,2,1,http/1.1,high,1933.333333",
+    "1933.333,GET,/images/2.jpg,200,116086,116086,0.000,256.698,3,1,http/1.1,high,1933.333333",
 ]
 OUT_HEADER = "row,time_ms,kind,status,connection,new_connection,bytes,model_ms,ns3_ms,completed,sent_ms"
 
@@ -45,11 +45,14 @@ class MovedLogTests(unittest.TestCase):
         self.assertEqual(moved[0], original[0])
         self.assertEqual(len(moved), len(original))
         for before, after in zip(original[1:], moved[1:]):
-            self.assertEqual(after[1:], before[1:])
+            self.assertEqual(after[1:12], before[1:12])
             shift = float(after[0]) - float(before[0])
             self.assertGreaterEqual(shift, -1e-9)
             self.assertLessEqual(shift, compare.MOVED_MS + 1e-9)
             self.assertRegex(after[0], r"^\d+\.\d{3}$")  # replay reads milliseconds to 3 places
+            # sent_ms moves with it, to the nanosecond
+            self.assertAlmostEqual(float(after[12]) - float(before[12]), shift, delta=1e-3)
+            self.assertRegex(after[12], r"^\d+\.\d{6}$")
 
     def test_a_replica_moves_the_same_way_every_time_and_another_differently(self):
         folder = Path(self.folder.name)

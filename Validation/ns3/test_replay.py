@@ -32,7 +32,7 @@ class SameInstantOrderTests(unittest.TestCase):
 
     def replay(self, first_ends_ms: int, second_ends_ms: int) -> dict[str, float]:
         rows = [
-            ",".join(compare.LOG_COLUMNS),
+            ",".join(compare.LOG_COLUMNS[:12]),
             f"0.000,GET,/images/1.jpg,200,1000,1000,0.000,{first_ends_ms}.000,1,1,http/1.1,high",
             f"0.000,GET,/images/2.jpg,200,1000,1000,0.000,{second_ends_ms}.000,2,1,http/1.1,high",
             "2000.000,GET,/images/3.jpg,200,300000,300000,0.000,1000.000,1,0,http/1.1,high",
@@ -65,7 +65,7 @@ class HTTP2Tests(unittest.TestCase):
         network["http"] = "2"
         with tempfile.TemporaryDirectory() as folder:
             log, net = Path(folder) / "session.csv", Path(folder) / "h2.json"
-            log.write_text("\n".join([",".join(compare.LOG_COLUMNS)] + rows) + "\n", encoding="utf-8")
+            log.write_text("\n".join([",".join(compare.LOG_COLUMNS[:12])] + rows) + "\n", encoding="utf-8")
             net.write_text(json.dumps(network), encoding="utf-8")
             done = subprocess.run([str(REPLAY), "--log", str(log), "--network", str(net)],
                                   capture_output=True, text=True, check=True, timeout=60)

@@ -18,7 +18,8 @@
 ///   one; a transport that does not say (a test's) gets slot numbers: image connections 1… up
 ///   to the per-host limit (the lowest free one), API calls the next number. `protocol` is the
 ///   network's HTTP version as ALPN names it (`http/1.1`, `h2`); `priority` is the one the
-///   request went with: `high` (a visible cell's image, the API's call) or `low` (a prefetch's).
+///   request went with: `high` (a visible cell's image, the API's call) or `low` (a prefetch's);
+///   `sent_ms` is `time_ms` to the nanosecond, when the request went onto the network.
 ///
 /// Recording costs O(1) per request and is off unless asked for.
 struct RequestRecorder {
@@ -54,7 +55,7 @@ struct RequestRecorder {
             time: sentAt - origin, method: "GET", path: "/images/\(image.url).jpg", status: received == nil ? 200 : RequestLogFile.clientClosed,
             bytes: received ?? image.encodedBytes, objectBytes: image.encodedBytes, injectedDelay: 0, duration: now - sentAt,
             connection: use.connection, newConnection: use.opened, httpProtocol: httpProtocol,
-            priority: use.highPriority ? RequestLogFile.highPriority : RequestLogFile.lowPriority))
+            priority: use.highPriority ? RequestLogFile.highPriority : RequestLogFile.lowPriority, sent: sentAt - origin))
     }
 
     /// The `call`-th API call, sent at `sentAt` on `use` (slot numbering when `nil`), answered at
@@ -65,6 +66,7 @@ struct RequestRecorder {
         records.append(RequestLogFile.Record(
             time: sentAt - origin, method: "GET", path: "/v1/images/search?limit=\(FeedAPIConfiguration.pageSize)&page=\(call)", status: status,
             bytes: Int64(body.utf8.count), objectBytes: nil, injectedDelay: serverTime, duration: now - sentAt,
-            connection: use.connection, newConnection: use.opened, httpProtocol: httpProtocol, priority: RequestLogFile.highPriority))
+            connection: use.connection, newConnection: use.opened, httpProtocol: httpProtocol, priority: RequestLogFile.highPriority,
+            sent: sentAt - origin))
     }
 }

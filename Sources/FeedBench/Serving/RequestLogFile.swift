@@ -1,7 +1,7 @@
 import Foundation
 
 /// `bench serve --log FILE`: one CSV line per request, written as each response ends —
-/// `time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection,new_connection,protocol,priority`.
+/// `time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection,new_connection,protocol,priority,sent_ms`.
 /// The server writes it (`RequestLog` in FeedServe); `bench cachesim` replays its image
 /// requests as a key trace, and `records(…)` reads it back.
 ///
@@ -14,10 +14,15 @@ import Foundation
 ///   opened them (a request that crossed no network: its real connection's number);
 ///   `new_connection`: 1 when this request opened its connection, else 0; `protocol`: `http/1.1`
 ///   or `h2`; `priority`: `high` or `low` as the app sent it (a simulated run's), empty when not
-///   known (the server's: HTTP/1.1 carries none).
+///   known (the server's: HTTP/1.1 carries none); `sent_ms`: when the request went onto the
+///   network model, to the nanosecond (6 decimals) — its arrival, or later where the server
+///   held it for one of the client's connections or for its earlier requests (`RequestOrder`).
+///   A replay of the log through the model sends it then, and so sees what the server's model
+///   saw. Empty for a request that crossed no network; a simulated run's is its `time_ms`.
 ///
-/// Logs written before `priority` (11 columns) are read too, their priority empty; so are those
-/// written before the last three columns existed (9 columns): a connection's
+/// Logs written before `sent_ms` (12 columns) are read too, each request sent at its arrival;
+/// so are those written before `priority` (11 columns), their priority empty, and those
+/// written before `new_connection` and `protocol` existed (9 columns): a connection's
 /// first request then counts as opening it (their `injected_delay_ms` held an image's round trip
 /// and pacing too in a server's log, and the whole duration in a simulated run's).
 ///
@@ -27,7 +32,9 @@ import Foundation
 /// nginx logs it) and the bytes sent until then: every request that reached the server is there.
 public enum RequestLogFile {
     public static let columns = ["time_ms", "method", "path", "status", "bytes", "object_bytes",
-                                 "injected_delay_ms", "duration_ms", "connection", "new_connection", "protocol", "priority"]
+                                 "injected_delay_ms", "duration_ms", "connection", "new_connection", "protocol", "priority", "sent_ms"]
+    /// The columns of a log written before `sent_ms`.
+    static let unsentColumns = Array(columns.prefix(12))
     /// The columns of a log written before `priority`.
     static let previousColumns = Array(columns.prefix(11))
     /// The columns of a log written before `new_connection` and `protocol`.
@@ -61,12 +68,14 @@ public enum RequestLogFile {
         public var httpProtocol: String
         /// `high`, `low`, or empty when not known.
         public var priority: String
+        /// When it went onto the network model (`sent_ms`), when the log says.
+        public var sent: Int64?
         /// The file line it was read from (0 for a record not read from a file).
         public var line: Int
 
         public init(time: Int64, method: String, path: String, status: Int, bytes: Int64, objectBytes: Int64?, injectedDelay: Int64,
                     duration: Int64, connection: Int, newConnection: Bool = false, httpProtocol: String = RequestLogFile.http11,
-                    priority: String = "", line: Int = 0) {
+                    priority: String = "", sent: Int64? = nil, line: Int = 0) {
             self.time = time
             self.method = method
             self.path = path
@@ -79,16 +88,22 @@ public enum RequestLogFile {
             self.newConnection = newConnection
             self.httpProtocol = httpProtocol
             self.priority = priority
+            self.sent = sent
             self.line = line
         }
 
-        /// The record's CSV line, line end included: times as milliseconds with 3 decimals, the
-        /// path quoted when it holds a comma or a quote.
+        /// When the request went onto the network model: `sent` when the log says, else its
+        /// arrival.
+        public var sentOrArrival: Int64 { sent ?? time }
+
+        /// The record's CSV line, line end included: times as milliseconds with 3 decimals
+        /// (`sent_ms` with 6: to the nanosecond, as a replay needs it), the path quoted when it
+        /// holds a comma or a quote.
         public var csvLine: String {
             let quotedPath = path.contains(",") || path.contains("\"") ? "\"" + path.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : path
             return [Self.milliseconds(time), method, quotedPath, String(status), String(bytes), objectBytes.map(String.init) ?? "",
                     Self.milliseconds(injectedDelay), Self.milliseconds(duration), String(connection), newConnection ? "1" : "0",
-                    httpProtocol, priority].joined(separator: ",") + "\n"
+                    httpProtocol, priority, sent.map { FixedPoint.ratio($0, 1_000_000, decimals: 6) } ?? ""].joined(separator: ",") + "\n"
         }
 
         static func milliseconds(_ nanoseconds: Int64) -> String { FixedPoint.ratio(nanoseconds, 1_000_000, decimals: 3) }
@@ -117,17 +132,17 @@ public enum RequestLogFile {
         records.reduce(into: header) { $0 += $1.csvLine }
     }
 
-    /// Whether `prefix` (a file's first bytes) starts with the log's header line (this one, the
-    /// previous one of 11 columns or the earlier one of 9).
+    /// Whether `prefix` (a file's first bytes) starts with the log's header line (this one, or
+    /// an earlier one of 12, 11 or 9 columns).
     public static func startsWithHeader<Bytes: Collection>(_ prefix: Bytes) -> Bool where Bytes.Element == UInt8 {
-        [columns, previousColumns, earlierColumns].contains { starts(prefix, with: $0) }
+        [columns, unsentColumns, previousColumns, earlierColumns].contains { starts(prefix, with: $0) }
     }
 
     /// Whether `prefix` (a file's first bytes) starts with a header line whose
     /// `injected_delay_ms` is the server's own time and whose `new_connection` is recorded (this
-    /// one or the previous one).
+    /// one, or one of 12 or 11 columns).
     public static func startsWithCurrentHeader<Bytes: Collection>(_ prefix: Bytes) -> Bool where Bytes.Element == UInt8 {
-        starts(prefix, with: columns) || starts(prefix, with: previousColumns)
+        [columns, unsentColumns, previousColumns].contains { starts(prefix, with: $0) }
     }
 
     static func starts<Bytes: Collection>(_ prefix: Bytes, with columns: [String]) -> Bool where Bytes.Element == UInt8 {
@@ -140,13 +155,14 @@ public enum RequestLogFile {
 
     /// Every request of the log `bytes` (named `source` in messages), sorted by arrival time
     /// (ties keep the file's order). Refused, with the line and column: another header (this
-    /// one, the previous one of 11 columns or the earlier one of 9), a line
+    /// one, or an earlier one of 12, 11 or 9 columns), a line
     /// without the header's fields, a field that is not what its column holds. O(n log n); the log is
     /// read whole (a session's log is thousands of lines).
     public static func records(parsing bytes: [UInt8], source: String) throws -> [Record] {
         let table = try CSVTable(parsing: bytes, source: source)
-        let current = table.header.fields == columns || table.header.fields == previousColumns
-        let prioritized = table.header.fields == columns
+        let current = [columns, unsentColumns, previousColumns].contains(table.header.fields)
+        let prioritized = table.header.fields.count >= 12
+        let timed = table.header.fields.count == columns.count
         guard current || table.header.fields == earlierColumns else {
             throw InputError(source: source, line: table.header.line,
                              "expected the header \(columns.joined(separator: ",")), found \(InputError.quote(table.header.fields.joined(separator: ",")))")
@@ -160,12 +176,13 @@ public enum RequestLogFile {
             let opened = current ? try fields.whole(9, in: 0...1) == 1 : seen.insert(connection).inserted
             let httpProtocol = current ? try fields.token(10) : http11
             let priority = prioritized ? try fields.priority(11) : ""
+            let sent = timed && !record.fields[12].isEmpty ? try fields.milliseconds(12) : nil
             records.append(Record(
                 time: try fields.milliseconds(0), method: try fields.word(1), path: record.fields[2],
                 status: Int(try fields.whole(3, in: 100...599)), bytes: try fields.whole(4),
                 objectBytes: record.fields[5].isEmpty ? nil : try fields.whole(5),
                 injectedDelay: try fields.milliseconds(6), duration: try fields.milliseconds(7),
-                connection: connection, newConnection: opened, httpProtocol: httpProtocol, priority: priority, line: record.line))
+                connection: connection, newConnection: opened, httpProtocol: httpProtocol, priority: priority, sent: sent, line: record.line))
         }
         // Stable: equal times keep the order of the file.
         return records.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)

@@ -17,12 +17,15 @@ public final class ServedNetwork: Sendable {
     /// Which server a request goes to: the image host's connections or the API's.
     public enum Host: Sendable { case images, api }
 
-    /// A request as the model took it: its number for `progress` and `end`, and the
-    /// connection it went on (as the model numbers them, from 1) and whether it opened it.
+    /// A request as the model took it: its number for `progress` and `end`, the connection it
+    /// went on (as the model numbers them, from 1) and whether it opened it, and when the model
+    /// took it (the time asked for, or the model's own time when another call had played it
+    /// further).
     public struct Sent: Sendable, Equatable {
         public let id: Int
         public let connection: Int
         public let opened: Bool
+        public let at: Int64
     }
 
     /// How far a response has come at the client.
@@ -86,7 +89,7 @@ public final class ServedNetwork: Sendable {
             state.responses[id] = Response(payload: payload, bytes: SimulatedNetwork.Sizes.responseHeaders + Double(bodyBytes),
                                            departures: [(state.now, 0)])
             note(&state, at: state.now, delivered: [])
-            return Sent(id: id, connection: use.connection, opened: use.opened)
+            return Sent(id: id, connection: use.connection, opened: use.opened, at: state.now)
         }
     }
 

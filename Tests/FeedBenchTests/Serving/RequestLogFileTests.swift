@@ -12,12 +12,16 @@ import Testing
     }
 
     @Test func theCurrentColumnsSayWhoOpenedAConnectionAndTheEarlierOnesAreReadAsFirstUse() throws {
-        let current = try Self.parse(["1,GET,/images/7.jpg,200,300,300,0,50,3,1,h2,low", "2,GET,/images/8.jpg,200,300,300,0,9,3,0,h2,high",
-                                      "3,GET,/images/9.jpg,200,300,300,0,9,3,0,http/1.1,"],
+        let current = try Self.parse(["1,GET,/images/7.jpg,200,300,300,0,50,3,1,h2,low,", "2,GET,/images/8.jpg,200,300,300,0,9,3,0,h2,high,",
+                                      "3,GET,/images/9.jpg,200,300,300,0,9,3,0,http/1.1,,"],
                                      header: RequestLogFile.header)
         #expect(current.map(\.newConnection) == [true, false, false] && current.map(\.connection) == [3, 3, 3])
         #expect(current.map(\.httpProtocol) == ["h2", "h2", "http/1.1"] && current.map(\.priority) == ["low", "high", ""])
-        #expect(current[0].csvLine == "1.000,GET,/images/7.jpg,200,300,300,0.000,50.000,3,1,h2,low\n")
+        #expect(current[0].csvLine == "1.000,GET,/images/7.jpg,200,300,300,0.000,50.000,3,1,h2,low,\n")
+        // Before `sent_ms`: 12 columns, each request sent at its arrival.
+        let unsent = try Self.parse(["1,GET,/images/7.jpg,200,300,300,0,50,3,1,h2,low"], header: RequestLogFile.unsentColumns.joined(separator: ",") + "\n")
+        #expect(unsent.map(\.priority) == ["low"] && unsent[0].sent == nil && unsent[0].sentOrArrival == 1_000_000)
+        #expect(RequestLogFile.startsWithCurrentHeader(Array((RequestLogFile.unsentColumns.joined(separator: ",") + "\n").utf8)))
         // Before `priority`: 11 columns, the priority not known.
         let previous = try Self.parse(["1,GET,/images/7.jpg,200,300,300,0,50,3,1,http/1.1"],
                                       header: RequestLogFile.previousColumns.joined(separator: ",") + "\n")
@@ -26,12 +30,25 @@ import Testing
         let earlier = try Self.parse(["1,GET,/images/7.jpg,200,300,300,0,50,3", "2,GET,/images/8.jpg,200,300,300,0,9,3",
                                       "3,GET,/images/9.jpg,200,300,300,0,9,4"])
         #expect(earlier.map(\.newConnection) == [true, false, true])
-        for (line, field) in [("1,GET,/,200,0,,0,0,1,2,http/1.1,", "new_connection"), ("1,GET,/,200,0,,0,0,1,1,http 2,", "protocol"),
-                              ("1,GET,/,200,0,,0,0,1,1,h2,urgent", "priority")] {
+        for (line, field) in [("1,GET,/,200,0,,0,0,1,2,http/1.1,,", "new_connection"), ("1,GET,/,200,0,,0,0,1,1,http 2,,", "protocol"),
+                              ("1,GET,/,200,0,,0,0,1,1,h2,urgent,", "priority")] {
             #expect {
                 _ = try Self.parse([line], header: RequestLogFile.header)
             } throws: { error in (error as? InputError)?.field == field }
         }
+    }
+
+    /// `sent_ms`, when the server's model took the request, is read and written to the
+    /// nanosecond, so that a replay sends it exactly then; empty for one that crossed no network.
+    @Test func whenARequestWentOntoTheNetworkIsKeptToTheNanosecond() throws {
+        let records = try Self.parse(["1.5,GET,/images/7.jpg,200,300,300,0,50,3,1,http/1.1,,4.000001", "2,GET,/nope,404,0,,0,1,4,1,http/1.1,,"],
+                                     header: RequestLogFile.header)
+        #expect(records.map(\.sent) == [4_000_001, nil] && records.map(\.sentOrArrival) == [4_000_001, 2_000_000])
+        #expect(records[0].csvLine.hasSuffix(",http/1.1,,4.000001\n") && records[1].csvLine.hasSuffix(",http/1.1,,\n"))
+        #expect(try Self.parse([records[0].csvLine], header: RequestLogFile.header).map(\.sent) == [4_000_001], "it reads back as written")
+        #expect {
+            _ = try Self.parse(["1,GET,/,200,0,,0,0,1,1,h2,,soon"], header: RequestLogFile.header)
+        } throws: { error in (error as? InputError)?.field == "sent_ms" }
     }
 
     @Test func recordsComeInArrivalOrderWithTiesInFileOrder() throws {

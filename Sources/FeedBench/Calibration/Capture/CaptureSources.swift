@@ -28,7 +28,8 @@ struct CaptureSources {
     }
 
     /// A `bench serve` log line: the API's route and `/images/{id}.jpg` (or the patterns), the
-    /// whole image's size as the body, the time from arrival to the last byte. A request the
+    /// whole image's size as the body, the time from going onto the server's network model
+    /// (`sent_ms`; its arrival in a log without it) to the last byte. A request the
     /// client gave up on (499) is an aborted one, status 0 as in a HAR. `serverTimes`: the log
     /// is of the current format, whose `injected_delay_ms` is the server's own time and whose
     /// `new_connection` is recorded (in the earlier one, a simulated run's log put the whole
@@ -47,10 +48,12 @@ struct CaptureSources {
             kind = .other
         }
         let abandoned = record.status == RequestLogFile.clientClosed
-        return CapturedRequest(kind: kind, start: Double(record.time) / 1e6, host: "bench serve",
+        // Timed from when it went onto the server's network model, as a replay sends it.
+        let held = record.sentOrArrival - record.time
+        return CapturedRequest(kind: kind, start: Double(record.sentOrArrival) / 1e6, host: "bench serve",
                                status: abandoned ? 0 : record.status,
                                bodyBytes: record.status == 200 && record.bytes > 0 ? Int(record.bytes) : nil, wireBytes: Int(record.bytes),
-                               duration: Double(record.duration) / 1e6, connection: String(record.connection),
+                               duration: Double(record.duration - held) / 1e6, connection: String(record.connection),
                                serverTime: serverTimes ? Double(record.injectedDelay) / 1e6 : nil,
                                opened: serverTimes ? record.newConnection : nil,
                                responseBytes: Int(abandoned ? record.objectBytes ?? record.bytes : record.bytes))
