@@ -534,6 +534,7 @@ final class SimulatedNetwork {
             return
         }
         let loss = connections[c].transfer.pendingLoss
+        let slowStart = connections[c].window.inSlowStart
         switch loss {
         case .none:
             connections[c].window.sample(roundTrip: roundTrip)
@@ -552,9 +553,14 @@ final class SimulatedNetwork {
         case .timeout:
             connections[c].window.timedOut(at: now)
         }
-        // Fast retransmit's retransmissions meet the buffer as it is now: without room for them
-        // they are lost, and the timer runs from the round's last acknowledgement.
-        if loss == .fastRecovery && bottleneck.capacity - arrivedWire(at: now) < connections[c].transfer.lostInRound * wirePerPayload {
+        // Fast retransmit's retransmissions meet the buffer as it is now, or, in slow start, as
+        // the acknowledgements before the loss refilled it: without room for them they are
+        // lost, and the timer runs from the round's last acknowledgement.
+        var met = arrivedWire(at: now)
+        if loss == .fastRecovery && slowStart {
+            met = max(met, connections[c].transfer.riseBeforeRetransmission(segment: Double(network.maxSegmentBytes)) * wirePerPayload)
+        }
+        if loss == .fastRecovery && bottleneck.capacity - met < connections[c].transfer.lostInRound * wirePerPayload {
             connections[c].transfer.awaitingTimeout += connections[c].transfer.lostInRound
             if multiplexes {
                 forEachStream(of: c) { $0.awaitingTimeout += $0.lostInRound }

@@ -94,7 +94,9 @@ import Testing
             var last: Int64 = 0
             for kilobytes in stride(from: 10, through: 800, by: 30) {
                 let took = Self.alone(Int64(kilobytes) * 1_000, on: profile)
-                #expect(took >= last, "\(profile.name): \(kilobytes) KB took \(took), less than \(last)")
+                // Within the nanosecond each chunk's departure is rounded up to: on lte, 760 and
+                // 790 KB both end with the same retransmission timer, a nanosecond apart.
+                #expect(took >= last - 1, "\(profile.name): \(kilobytes) KB took \(took), less than \(last)")
                 last = took
             }
             var lossless = profile
@@ -176,16 +178,19 @@ import Testing
         #expect(ns3.contains { $0.after < $0.before } && ns3.allSatisfy { $0.after <= $0.before }, "\(ns3)")
     }
 
-    /// Whether fast retransmit repairs a loss depends on the buffer its retransmissions meet, a
-    /// round trip after the loss: on lte a download alone has drained the 50-packet buffer by
-    /// then (its window leaves in a fifth of the 115 ms round trip) and the retransmissions find
-    /// room; beside other downloads still slow-starting, their doubled rounds fill it again, and
-    /// the retransmissions are lost (ns-3's three launch connections on lte, low-end seed 8,
-    /// all end their recoveries in the timeout).
+    /// Whether fast retransmit repairs a loss depends on the buffer its first retransmission
+    /// meets. In slow start, each acknowledgement of the packets sent before the loss lets out two
+    /// while one leaves, so the buffer rises by a packet each, as far as the data lasts. On lte a
+    /// lone download of 1 MB or more refills the 50-packet buffer that way, loses the
+    /// retransmission and waits for the timer; one of 400–600 KB runs out of data first and
+    /// repairs its loss. ns-3 3.44 (a lone download replayed on lte, seed 1): 400, 500, 600 and
+    /// 700 KB recover, 650 KB and 750 KB–3 MB time out 0.33 s after the cut. Beside other
+    /// downloads still slow-starting, their doubled rounds fill it too (ns-3's three launch
+    /// connections on lte, low-end seed 8, all end their recoveries in the timeout).
     @Test func fastRetransmitRepairsALossWhenTheRetransmissionsFindRoomInTheBuffer() {
-        func recoveries(downloads: Int) -> (fast: Int, timers: Int) {
+        func recoveries(downloads: Int, bytes: Int64 = 3_000_000) -> (fast: Int, timers: Int) {
             let network = SimulatedNetwork(network: .lte, seed: 1)
-            for url in 1...downloads { network.send(.image(url: UInt64(url), serial: url), to: .images, responseBytes: 3_000_000, at: 0) }
+            for url in 1...downloads { network.send(.image(url: UInt64(url), serial: url), to: .images, responseBytes: bytes, at: 0) }
             var seen: [Int: (Transfer.PendingLoss, Int64)] = [:]
             var counts = (fast: 0, timers: 0)
             while let time = network.nextTime() {
@@ -201,8 +206,14 @@ import Testing
             }
             return counts
         }
-        let alone = recoveries(downloads: 1)
-        #expect(alone.fast > 0 && alone.timers == 0, "\(alone)")
+        for kilobytes: Int64 in [400, 500, 600] {
+            let alone = recoveries(downloads: 1, bytes: kilobytes * 1_000)
+            #expect(alone.fast > 0 && alone.timers == 0, "\(kilobytes) KB: \(alone)")
+        }
+        for kilobytes: Int64 in [1_000, 3_000] {
+            let alone = recoveries(downloads: 1, bytes: kilobytes * 1_000)
+            #expect(alone.fast > 0 && alone.timers > 0, "\(kilobytes) KB: \(alone)")
+        }
         let crowded = recoveries(downloads: 4)
         #expect(crowded.timers > 0, "\(crowded)")
     }
