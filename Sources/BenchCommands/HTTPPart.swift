@@ -20,8 +20,9 @@ package struct HTTPPart: Sendable {
 
     /// How `bench serve` gets its TLS certificate.
     package enum TLS: Sendable, Equatable {
-        /// Made at start, for the address it listens on.
-        case generated
+        /// Made at start, for the address it listens on; its certificate written (PEM,
+        /// atomically) to the path given, before the server listens.
+        case generated(writingTo: String?)
         /// Read from PEM files.
         case files(certificate: String, key: String)
     }

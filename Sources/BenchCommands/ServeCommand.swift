@@ -35,6 +35,7 @@ struct ServeCommand: ParsableCommand {
           bench serve --profile low-end --seed 1 --log requests.csv
           bench serve --network 3g --port 9000 --conditions conditions.json
           bench serve --tls --http 2       (a certificate made at start; its fingerprint is printed)
+          bench serve --tls --tls-cert-out cert.pem   (then: curl --cacert cert.pem https://127.0.0.1:8080/…)
           bench serve --tls-cert cert.pem --tls-key key.pem --http 2
           bench serve --api-latency lognormal:300ms,1.2s --api-failures 0.05 --api-rate-limit 10/1s
           curl -X PUT localhost:8080/_conditions -d '{"api": {"failureProbability": 0.2}}'
@@ -91,23 +92,31 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
     var tlsKey: String?
 
+    @Option(help: ArgumentHelp("With --tls: write the certificate made at start to this file (PEM), for a client to trust (curl --cacert, bench run --live-ca).",
+                               valueName: "file"))
+    var tlsCertOut: String?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw InputError(source: "--port", "expected a port in 0…65535, found \(port)") }
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw InputError(source: tlsCert == nil ? "--tls-key" : "--tls-cert", "expected --tls-cert and --tls-key together")
+        }
+        guard tlsCertOut == nil || (tls && tlsCert == nil) else {
+            throw InputError(source: "--tls-cert-out", "expected --tls, whose certificate made at start it writes (a brought --tls-cert is a file already)")
         }
     }
 
     /// The TLS asked for, if any.
     var tlsRequest: HTTPPart.TLS? {
         if let tlsCert, let tlsKey { return .files(certificate: tlsCert, key: tlsKey) }
-        return tls ? .generated : nil
+        return tls ? .generated(writingTo: tlsCertOut) : nil
     }
 
     func run() throws {
-        // The log is checked before anything starts: a folder, a device (`/dev/null` would be
-        // replaced by the log), a path nothing can be created at: one line, nothing written.
-        if let log { try OutputPath.check([.file(log, option: "--log")]) }
+        // The log and the certificate's file are checked before anything starts: a folder, a
+        // device (`/dev/null` would be replaced), a path nothing can be created at: one line,
+        // nothing written.
+        try OutputPath.check([log.map { .file($0, option: "--log") }, tlsCertOut.map { .file($0, option: "--tls-cert-out") }].compactMap { $0 })
         let device = try DeviceProfile.named(profile)
         var start = ServeConditions(network: try NetworkFile.resolve(network ?? device.defaultNetwork, option: "--network"))
         try ServeConditions.checkServed(start.network, overTLS: tlsRequest != nil, source: network ?? "--network")

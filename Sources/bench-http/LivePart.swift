@@ -13,7 +13,10 @@ extension HTTPPart {
             let tls: ServeTLS?
             switch request.tls {
             case nil: tls = nil
-            case .generated: tls = try ServeTLS.generated(host: request.host)
+            case let .generated(path):
+                let made = try ServeTLS.generated(host: request.host)
+                if let path { try AtomicFile.write(made.certificatePEM, to: path) }
+                tls = made
             case let .files(certificate, key): tls = try ServeTLS.loading(certificate: certificate, key: key)
             }
             let settings = ServeSettings(host: request.host, port: request.port, seed: request.seed, conditions: request.conditions,

@@ -46,10 +46,12 @@ import Glibc
         #expect(lines.count == 2 && lines[1].contains(",GET,/v1/images/search?limit=2,200,"), "\(lines)")
     }
 
-    /// `--tls`: a certificate made at start, its fingerprint printed; curl, told to trust any
-    /// certificate, negotiates HTTP/2 by ALPN.
-    @Test func overTLSItPrintsItsCertificatesFingerprintAndServesHTTP2() throws {
-        let (process, url, out) = try Self.start(["--tls", "--http", "2"])
+    /// `--tls`: a certificate made at start, its fingerprint printed and, with `--tls-cert-out`,
+    /// written as PEM before the server listens; curl, trusting that file alone as its root,
+    /// negotiates HTTP/2 by ALPN.
+    @Test func overTLSItPrintsItsCertificatesFingerprintWritesItAndServesHTTP2() throws {
+        let certificate = try ScratchFolder.make().appendingPathComponent("cert.pem").path
+        let (process, url, out) = try Self.start(["--tls", "--http", "2", "--tls-cert-out", certificate])
         defer {
             kill(process.processIdentifier, SIGTERM)
             process.waitUntilExit()
@@ -62,7 +64,9 @@ import Glibc
             Issue.record("curl is not at /usr/bin/curl: the HTTP/2 answer is not checked with a client of its own")
             return
         }
-        let fetched = try BenchProcess.run(curl, ["-sk", "--http2", "-o", "/dev/null", "-w", "%{http_version} %{http_code}", url + "/images/1.jpg"])
+        #expect(try String(contentsOfFile: certificate, encoding: .utf8).hasPrefix("-----BEGIN CERTIFICATE-----"))
+        let fetched = try BenchProcess.run(curl, ["-sS", "--cacert", certificate, "--http2", "-o", "/dev/null", "-w", "%{http_version} %{http_code}",
+                                                  url + "/images/1.jpg"])
         #expect(fetched.stdout == "2 200", "\(fetched.stdout) \(fetched.stderr)")
     }
 
@@ -98,6 +102,12 @@ import Glibc
         let three = try BenchProcess.run(["serve", "--port", "0", "--tls", "--http", "3"])
         #expect(three.status == 2 && three.stderr == "bench: --http: expected 1.1 or 2, found \"3\" (HTTP/3 is not modelled)\n", "\(three.stderr)")
         // TLS files: both or neither, and readable, before anything starts.
+        // The certificate's file: only of one made at start, and at a path a file can be written.
+        let notMade = try BenchProcess.run(["serve", "--port", "0", "--tls-cert-out", "cert.pem"])
+        #expect(notMade.status == 2 && notMade.stderr.hasPrefix("bench: --tls-cert-out: expected --tls, whose certificate"), "\(notMade.stderr)")
+        let unwritable = try BenchProcess.run(["serve", "--port", "0", "--tls", "--tls-cert-out", bad.path + "/cert.pem"])
+        #expect(unwritable.status == 2 && unwritable.stderr.hasPrefix("bench: --tls-cert-out: ") && !unwritable.stderr.dropLast().contains("\n"),
+                "\(unwritable.stderr)")
         let alone = try BenchProcess.run(["serve", "--port", "0", "--tls-cert", h2.path])
         #expect(alone.status == 2 && alone.stderr == "bench: --tls-cert: expected --tls-cert and --tls-key together\n", "\(alone.stderr)")
         let unreadable = try BenchProcess.run(["serve", "--port", "0", "--tls-cert", "/nonexistent/cert.pem", "--tls-key", h2.path])
