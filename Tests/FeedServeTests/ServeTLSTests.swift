@@ -221,26 +221,34 @@ import Testing
     }
 }
 
-/// Hands on the settings of the first SETTINGS frame a connection receives.
+/// Hands on the settings of the first SETTINGS frame a connection receives, or the error or end
+/// of the connection before it (whichever comes first; the promise is completed once).
 final class SettingsReader: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
     let settings: EventLoopPromise<HTTP2Settings>
+    var completed = false
 
     init(_ settings: EventLoopPromise<HTTP2Settings>) {
         self.settings = settings
     }
 
+    func complete(_ result: Result<HTTP2Settings, any Error>) {
+        guard !completed else { return }
+        completed = true
+        settings.completeWith(result)
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .settings(.settings(let received)) = unwrapInboundIn(data).payload { settings.succeed(received) }
+        if case .settings(.settings(let received)) = unwrapInboundIn(data).payload { complete(.success(received)) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        settings.fail(error)
+        complete(.failure(error))
         context.close(promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        settings.fail(ChannelError.eof)
+        complete(.failure(ChannelError.eof))
     }
 }
 #endif
