@@ -39,6 +39,10 @@ public enum RequestLogFile {
     static let previousColumns = Array(columns.prefix(11))
     /// The columns of a log written before `new_connection` and `protocol`.
     static let earlierColumns = Array(columns.prefix(9))
+    /// The headers whose `injected_delay_ms` is the server's own time and whose `new_connection`
+    /// is recorded (this one, and those of 12 and 11 columns), and every header read.
+    static let currentHeaders = [columns, unsentColumns, previousColumns]
+    static let readableHeaders = currentHeaders + [earlierColumns]
     /// `priority`'s values: the request went with high priority (a visible cell's image, the
     /// API's call) or low (a prefetch's); empty where it is not known (`bench serve`'s log of a
     /// request without RFC 9218's `priority` header).
@@ -135,14 +139,14 @@ public enum RequestLogFile {
     /// Whether `prefix` (a file's first bytes) starts with the log's header line (this one, or
     /// an earlier one of 12, 11 or 9 columns).
     public static func startsWithHeader<Bytes: Collection>(_ prefix: Bytes) -> Bool where Bytes.Element == UInt8 {
-        [columns, unsentColumns, previousColumns, earlierColumns].contains { starts(prefix, with: $0) }
+        readableHeaders.contains { starts(prefix, with: $0) }
     }
 
     /// Whether `prefix` (a file's first bytes) starts with a header line whose
     /// `injected_delay_ms` is the server's own time and whose `new_connection` is recorded (this
     /// one, or one of 12 or 11 columns).
     public static func startsWithCurrentHeader<Bytes: Collection>(_ prefix: Bytes) -> Bool where Bytes.Element == UInt8 {
-        [columns, unsentColumns, previousColumns].contains { starts(prefix, with: $0) }
+        currentHeaders.contains { starts(prefix, with: $0) }
     }
 
     static func starts<Bytes: Collection>(_ prefix: Bytes, with columns: [String]) -> Bool where Bytes.Element == UInt8 {
@@ -160,7 +164,7 @@ public enum RequestLogFile {
     /// read whole (a session's log is thousands of lines).
     public static func records(parsing bytes: [UInt8], source: String) throws -> [Record] {
         let table = try CSVTable(parsing: bytes, source: source)
-        let current = [columns, unsentColumns, previousColumns].contains(table.header.fields)
+        let current = currentHeaders.contains(table.header.fields)
         let prioritized = table.header.fields.count >= 12
         let timed = table.header.fields.count == columns.count
         guard current || table.header.fields == earlierColumns else {
