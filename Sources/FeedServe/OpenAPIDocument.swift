@@ -215,6 +215,7 @@ enum OpenAPIDocument {
             connectionsPerHost: {type: integer, minimum: 1, maximum: 1000}
             maxConcurrentStreams: {type: integer, minimum: 1, maximum: 1000000}
             streamWindowBytes: {type: integer, minimum: 1, maximum: 2147483647}
+            connectionWindowBytes: {type: integer, minimum: 65535, maximum: 2147483647}
             idleTimeoutMs: {type: number, minimum: 0, maximum: 86400000}
             retryTimeoutMs: {type: number, minimum: 0, maximum: 86400000}
             maxRetries: {type: integer, minimum: 0, maximum: 100}

@@ -60,6 +60,7 @@ import Testing
                               (("\"recoveryTimeoutKeepsThreshold\": true", "\"recoveryTimeoutKeepsThreshold\": 0"), "recoveryTimeoutKeepsThreshold"),
                               (("\"maxConcurrentStreams\": 100", "\"maxConcurrentStreams\": 0"), "maxConcurrentStreams"),
                               (("\"streamWindowBytes\": 2097152", "\"streamWindowBytes\": 2147483648"), "streamWindowBytes"),
+                              (("\"connectionWindowBytes\": 10485760", "\"connectionWindowBytes\": 65534"), "connectionWindowBytes"),
                               (("\"jitterMs\": 0", "\"jitter\": 0"), "jitter")] {
             let bad = folder.appendingPathComponent("bad.json").path
             try (try String(contentsOfFile: file, encoding: .utf8)).replacingOccurrences(of: edit.0, with: edit.1)

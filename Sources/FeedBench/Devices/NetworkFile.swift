@@ -9,7 +9,7 @@ public enum NetworkFile {
     public static let fields = ["name", "bitsPerSecond", "uplinkBitsPerSecond", "oneWayDelayMs", "jitterMs", "uplinkDelayMs", "loss",
                                 "uplinkLoss", "bufferPackets", "initialWindowSegments", "maxSegmentBytes", "slowStartAfterIdle",
                                 "cubicPausesWhenIdle", "recoveryTimeoutKeepsThreshold", "tls", "http", "connectionsPerHost", "maxConcurrentStreams",
-                                "streamWindowBytes", "idleTimeoutMs", "retryTimeoutMs", "maxRetries"]
+                                "streamWindowBytes", "connectionWindowBytes", "idleTimeoutMs", "retryTimeoutMs", "maxRetries"]
 
     /// `network`'s fields as JSON values, in `fields`' order.
     static func values(_ network: NetworkProfile) -> [(key: String, value: String)] {
@@ -22,7 +22,7 @@ public enum NetworkFile {
             String(network.maxSegmentBytes), String(network.slowStartAfterIdle), String(network.cubicPausesWhenIdle),
             String(network.recoveryTimeoutKeepsThreshold), String(network.tls),
             ServeConditions.jsonString(network.http), String(network.connectionsPerHost), String(network.maxConcurrentStreams),
-            String(network.streamWindowBytes), ms(network.idleTimeout),
+            String(network.streamWindowBytes), String(network.connectionWindowBytes), ms(network.idleTimeout),
             ms(network.retryTimeout), String(network.maxRetries),
         ]
         return Array(zip(fields, values)).map { (key: $0.0, value: $0.1) }

@@ -49,6 +49,11 @@ public struct NetworkProfile: Sendable, Hashable {
     /// SETTINGS_INITIAL_WINDOW_SIZE: iOS's network stack sends 2,097,152 (2 MiB; RFC 9113's default
     /// is 65,535). A stream never has more than this of its response unread (`docs/network.md`).
     public var streamWindowBytes: Int
+    /// HTTP/2: the connection's flow-control window, shared by all its streams: RFC 9113's
+    /// 65,535 bytes, raised by the client's first WINDOW_UPDATE — to 10 MiB by iOS's network
+    /// stack (10,485,760: iOS 18 sends 10,420,225 on the 65,535). The streams together never
+    /// have more than this of their responses unread (`docs/network.md`).
+    public var connectionWindowBytes: Int
     /// How long an idle connection stays open for reuse, in nanoseconds: Apple's only public
     /// figure (Technical Q&A QA1774) is 30 s, and 3 s on cellular interfaces.
     public var idleTimeout: Int64
@@ -67,6 +72,7 @@ public struct NetworkProfile: Sendable, Hashable {
                 bufferPackets: Int = 50, initialWindowSegments: Int = 10, maxSegmentBytes: Int = 1_448,
                 slowStartAfterIdle: Bool = true, cubicPausesWhenIdle: Bool = true, recoveryTimeoutKeepsThreshold: Bool = true,
                 tls: Bool = true, http: String = "1.1", maxConcurrentStreams: Int = 100, streamWindowBytes: Int = 2_097_152,
+                connectionWindowBytes: Int = 10_485_760,
                 idleTimeout: Int64 = 30_000_000_000) {
         self.name = name
         self.bitsPerSecond = bitsPerSecond
@@ -88,6 +94,7 @@ public struct NetworkProfile: Sendable, Hashable {
         self.http = http
         self.maxConcurrentStreams = maxConcurrentStreams
         self.streamWindowBytes = streamWindowBytes
+        self.connectionWindowBytes = connectionWindowBytes
         self.idleTimeout = idleTimeout
     }
 

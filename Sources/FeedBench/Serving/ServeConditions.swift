@@ -230,6 +230,8 @@ public struct ServeConditions: Sendable, Hashable {
             if let connections = try whole("connectionsPerHost", in: 1...1_000) { network.connectionsPerHost = Int(connections) }
             if let streams = try whole("maxConcurrentStreams", in: 1...1_000_000) { network.maxConcurrentStreams = Int(streams) }
             if let window = try whole("streamWindowBytes", in: 1...2_147_483_647) { network.streamWindowBytes = Int(window) }
+            // A connection's window starts at 65,535 and the client can only raise it.
+            if let window = try whole("connectionWindowBytes", in: 65_535...2_147_483_647) { network.connectionWindowBytes = Int(window) }
             return network
         }
 

@@ -12,9 +12,10 @@ import Foundation
 ///   on it as a stream: a request made while the handshake is under way goes when it is done;
 ///   each round's bytes are shared among the streams with bytes to send, the urgent ones (a
 ///   visible cell's, the API's) before the others, equally within an urgency, none beyond its
-///   flow-control window (`streamWindowBytes` unread); a loss holds back every stream's delivery
-///   until it is repaired (TCP's head-of-line blocking); a cancel resets its stream, whose queued
-///   bytes still drain, and keeps the connection.
+///   flow-control window (`streamWindowBytes` unread), all of them together none beyond the
+///   connection's (`connectionWindowBytes`); a loss holds back every stream's delivery until it
+///   is repaired (TCP's head-of-line blocking); a cancel resets its stream, whose queued bytes
+///   still drain, and keeps the connection.
 /// - **The uplink** is a FIFO at the uplink rate: every client message (SYN, ClientHello, the
 ///   400-byte request) waits for the ones before it, then crosses the uplink delay.
 /// - **The downlink** is the bottleneck: a drop-tail FIFO buffer of `bufferPackets` packets
@@ -675,7 +676,8 @@ final class SimulatedNetwork {
     /// Shares up to `bytes` of connection `c`'s round among its streams with bytes to send —
     /// the urgent ones first; within an urgency equally, a stream that needs less than its
     /// share giving the rest to the others — none beyond its flow-control window less what of
-    /// it is still queued. Leaves each stream's share in `shares` and returns their sum.
+    /// it is still queued, and all together not beyond the connection's window less what of the
+    /// connection is still queued. Leaves each stream's share in `shares` and returns their sum.
     /// O(streams log streams).
     private func share(_ bytes: Double, on c: Int) -> Double {
         shares.removeAll(keepingCapacity: true)
@@ -691,7 +693,8 @@ final class SimulatedNetwork {
             if x.urgent != y.urgent { return x.urgent }
             return a.bytes != b.bytes ? a.bytes < b.bytes : x.id < y.id
         }
-        var left = bytes, k = 0
+        let allowed = max(0, min(bytes, Double(network.connectionWindowBytes) - connections[c].transfer.queuedWire / wirePerPayload))
+        var left = allowed, k = 0
         while k < shares.count {
             // The streams of this urgency still to be given their share.
             var end = k
@@ -704,7 +707,7 @@ final class SimulatedNetwork {
             }
             k = end
         }
-        return bytes - left
+        return allowed - left
     }
 
     /// The round's `bytes` leave as `shares` said, each stream losing its part of `lost`; each

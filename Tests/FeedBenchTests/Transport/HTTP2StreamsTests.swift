@@ -143,6 +143,28 @@ import Testing
         #expect(alone(large) == alone(plain), "a window above the response changes nothing")
     }
 
+    @Test func theStreamsTogetherNeverHaveMoreThanTheConnectionsWindowUnread() {
+        // Four 250 KB downloads at once, each far inside its 2 MiB stream window: a connection
+        // window of 65,535 bytes holds the four together to about that a round trip, where
+        // iOS's 10 MiB holds nothing.
+        func lastFinish(connectionWindow: Int?) -> Int64 {
+            var network = Self.http2(.lte)
+            network.bufferPackets = 1_000
+            if let connectionWindow { network.connectionWindowBytes = connectionWindow }
+            let simulated = SimulatedNetwork(network: network, seed: 1)
+            for url in 1...4 { simulated.send(Self.image(url), to: .images, responseBytes: 250_000, at: 0) }
+            let times = Self.finishTimes(simulated)
+            #expect(times.count == 4)
+            return times.values.max()!
+        }
+        let small = lastFinish(connectionWindow: 65_535)
+        let rounds = Double(1_000_000) / 65_535
+        #expect(Double(small) >= rounds * Double(NetworkProfile.lte.baseRoundTrip) * 0.9, "\(small)")
+        let iOS = lastFinish(connectionWindow: nil)
+        #expect(iOS < small * 2 / 3, "\(iOS) against \(small)")
+        #expect(iOS == lastFinish(connectionWindow: 2_147_483_647), "a window above the responses changes nothing")
+    }
+
     @Test func overManySeedsEveryStreamNotResetArrivesOnceAndNothingIsLeft() {
         // Requests and resets at random times, urgent or not, on every preset: when the network
         // has nothing more to do, every stream not reset has arrived exactly once, and no
