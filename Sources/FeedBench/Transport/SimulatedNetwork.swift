@@ -14,8 +14,9 @@ import Foundation
 ///   visible cell's, the API's) before the others, equally within an urgency, none beyond its
 ///   flow-control window (`streamWindowBytes` unread), all of them together none beyond the
 ///   connection's (`connectionWindowBytes`); a loss holds back every stream's delivery until it
-///   is repaired (TCP's head-of-line blocking); a cancel resets its stream, whose queued bytes
-///   still drain, and keeps the connection.
+///   is repaired (TCP's head-of-line blocking); a cancel resets its stream and keeps the
+///   connection: the server sends the stream's bytes until the reset crosses the uplink, and
+///   its queued bytes still drain.
 /// - **The uplink** is a FIFO at the uplink rate: every client message (SYN, ClientHello, the
 ///   400-byte request) waits for the ones before it, then crosses the uplink delay.
 /// - **The downlink** is the bottleneck: a drop-tail FIFO buffer of `bufferPackets` packets
@@ -60,6 +61,8 @@ final class SimulatedNetwork {
         static let request = 400.0
         static let responseHeaders = 300.0
         static let clientHello = 517.0
+        /// HTTP/2's RST_STREAM: a 9-byte frame header and a 4-byte error code.
+        static let resetStream = 13.0
         static let serverFlight = 4_000.0
         /// IPv4 + TCP + timestamps, a segment (and a bare SYN or ACK).
         static let headers = 52.0
@@ -212,6 +215,13 @@ final class SimulatedNetwork {
                 exchanges[index].think = waiting.think
                 exchanges[index].responseBytes = waiting.responseBytes
                 exchanges[index].urgent = waiting.urgent
+                return bytes
+            }
+            if exchange.stage == .responding {
+                // The client's RST_STREAM crosses the uplink; the server sends on until it
+                // arrives (`step`), and what it sent is not the app's.
+                exchanges[index].payload = .discarded
+                exchanges[index].wake = uplinkArrival(Sizes.resetStream + Sizes.headers, at: now, lossTimeout: connections[c].window.timeout)
                 return bytes
             }
             if sending {
@@ -475,7 +485,15 @@ final class SimulatedNetwork {
         case .thinking:
             exchanges[i].stage = .responding
             startTransfer(i, bytes: exchanges[i].responseBytes, at: now)
-        case .responding, .awaitingConnection:
+        case .responding:
+            // A reset stream's RST_STREAM has reached the server: its bytes not yet sent are
+            // no longer owed, and it leaves once its queued ones have crossed the link.
+            guard exchanges[i].payload == .discarded else { break }
+            exchanges[i].unsent = 0
+            exchanges[i].awaitingTimeout = 0
+            syncStreams(of: connection)
+            emptied(at: now)
+        case .awaitingConnection:
             break
         case .delivering:
             connections[connection].release(at: now)
@@ -589,7 +607,7 @@ final class SimulatedNetwork {
         // acknowledged during the round now starting, freeing the window as the round goes.
         let room = max(0, window.window - connections[c].transfer.queuedWire / wirePerPayload)
         var bytes = min(connections[c].transfer.unsent - connections[c].transfer.awaitingTimeout, room)
-        if multiplexes { bytes = share(bytes, on: c) }
+        if multiplexes { bytes = share(bytes, on: c, at: now, roundTrip: roundTripNow()) }
         // A transfer's first round is a burst: the server sends its window at once.
         let first = !connections[c].transfer.clocked
         // A burst meets what has reached the buffer: not the rest of the clocked rounds still
@@ -673,28 +691,47 @@ final class SimulatedNetwork {
         }
     }
 
-    /// Shares up to `bytes` of connection `c`'s round among its streams with bytes to send —
-    /// the urgent ones first; within an urgency equally, a stream that needs less than its
-    /// share giving the rest to the others — none beyond its flow-control window less what of
-    /// it is still queued, and all together not beyond the connection's window less what of the
-    /// connection is still queued. Leaves each stream's share in `shares` and returns their sum.
+    /// Shares up to `bytes` of connection `c`'s round, released at `now` to leave over
+    /// `roundTrip`, among its streams with bytes to send — the urgent ones first; within an
+    /// urgency equally, a stream that needs less than its share giving the rest to the others —
+    /// none beyond its flow-control window less what of it is still queued, and all together not
+    /// beyond the connection's window less what of the connection is still queued. A reset
+    /// stream whose RST_STREAM has not reached the server yet gets only the part of its share
+    /// that leaves before it does. Leaves each stream's share in `shares` and returns their sum.
     /// O(streams log streams).
-    private func share(_ bytes: Double, on c: Int) -> Double {
+    private func share(_ bytes: Double, on c: Int, at now: Int64, roundTrip: Int64) -> Double {
         shares.removeAll(keepingCapacity: true)
         let window = Double(network.streamWindowBytes)
         for j in exchanges.indices where exchanges[j].connection == c && (exchanges[j].stage == .responding || exchanges[j].stage == .serverFlight) {
             let sendable = min(exchanges[j].unsent - exchanges[j].awaitingTimeout, window - exchanges[j].queuedWire / wirePerPayload)
             if sendable > 0 { shares.append((j, sendable)) }
         }
-        // Urgent first, then the smallest need first (each stream's id breaks ties), so that a
-        // stream wanting less than an equal share takes only what it wants.
+        let allowed = max(0, min(bytes, Double(network.connectionWindowBytes) - connections[c].transfer.queuedWire / wirePerPayload))
+        guard shares.contains(where: { exchanges[$0.exchange].payload == .discarded }) else { return distribute(allowed) }
+        let needs = shares
+        _ = distribute(allowed)
+        let equalShares = shares
+        shares = needs
+        for m in shares.indices where exchanges[shares[m].exchange].payload == .discarded {
+            let before = min(1, Double(max(0, exchanges[shares[m].exchange].wake - now)) / Double(max(1, roundTrip)))
+            let equal = equalShares.first { $0.exchange == shares[m].exchange }?.bytes ?? 0
+            shares[m].bytes = min(shares[m].bytes, equal * before)
+        }
+        shares.removeAll { $0.bytes <= 0 }
+        return distribute(allowed)
+    }
+
+    /// Gives `bytes` to the streams in `shares` by their needs — urgent first, then the
+    /// smallest need first (each stream's id breaks ties), so that a stream wanting less than an
+    /// equal share takes only what it wants — leaving each one's part in `shares`; returns the
+    /// sum given. O(streams log streams).
+    private func distribute(_ bytes: Double) -> Double {
         shares.sort { a, b in
             let (x, y) = (exchanges[a.exchange], exchanges[b.exchange])
             if x.urgent != y.urgent { return x.urgent }
             return a.bytes != b.bytes ? a.bytes < b.bytes : x.id < y.id
         }
-        let allowed = max(0, min(bytes, Double(network.connectionWindowBytes) - connections[c].transfer.queuedWire / wirePerPayload))
-        var left = allowed, k = 0
+        var left = bytes, k = 0
         while k < shares.count {
             // The streams of this urgency still to be given their share.
             var end = k
@@ -707,7 +744,7 @@ final class SimulatedNetwork {
             }
             k = end
         }
-        return allowed - left
+        return bytes - left
     }
 
     /// The round's `bytes` leave as `shares` said, each stream losing its part of `lost`; each
