@@ -1,4 +1,6 @@
 #if HTTP
+import FeedBench
+
 /// `GET /openapi.yaml`: the served API in OpenAPI 3.1, so a team can generate a client
 /// (swift-openapi-generator, openapi-generator) and a contract tester (schemathesis) can check
 /// every response against it.
@@ -211,7 +213,7 @@ enum OpenAPIDocument {
             cubicPausesWhenIdle: {type: boolean}
             recoveryTimeoutKeepsThreshold: {type: boolean}
             tls: {type: boolean}
-            http: {const: "1.1"}
+            http: {enum: [\(NetworkProfile.httpVersions.map { "\"\($0)\"" }.joined(separator: ", "))], description: '"2" only over TLS (bench serve --tls), where clients negotiate it'}
             connectionsPerHost: {type: integer, minimum: 1, maximum: 1000}
             maxConcurrentStreams: {type: integer, minimum: 1, maximum: 1000000}
             streamWindowBytes: {type: integer, minimum: 1, maximum: 2147483647}

@@ -213,6 +213,9 @@ import Testing
         #expect(try await server.request("/v1/images/search").status == 200, "still serving")
         let document = try await server.request("/openapi.yaml")
         #expect(document.status == 200 && document.text.hasPrefix("openapi: 3.1.0"))
+        // The conditions' schema takes every HTTP version a network may name: a served network
+        // over HTTP/2 must match the document it is served beside.
+        #expect(document.text.contains(#"http: {enum: ["1.1", "2"], description: '"2" only over TLS"#))
         await server.stop()
     }
 

@@ -245,7 +245,7 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
         while let task = tasks.nextDownload() {
             let url = task.image.url
             if outputs.isRecording { tasks.setConnection(outputs.takeConnection(), of: url) }
-            if transport.start(task.image, serial: task.serial, highPriority: task.highPriority, at: now, clock: &queue), tasks.markSent(url, at: now) {
+            if transport.start(task.image, serial: task.serial, highPriority: taskPriorityHigh(task), at: now, clock: &queue), tasks.markSent(url, at: now) {
                 outputs.requestSent()
             }
         }
@@ -263,7 +263,14 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
 
     /// The connection `task`'s download went on, as its transport says, else its slot.
     func connectionUse(of task: TaskTable.Task) -> ConnectionUse {
-        transport.connectionUse(task.image.url) ?? ConnectionUse(connection: task.connection, opened: false, highPriority: task.highPriority)
+        transport.connectionUse(task.image.url) ?? ConnectionUse(connection: task.connection, opened: false, highPriority: taskPriorityHigh(task))
+    }
+
+    /// Whether `task`'s `URLSessionTask` has a cell's priority rather than a prefetch's, as the
+    /// host sees it (its HTTP/2 stream's urgency, the request log's `priority`): the task's own
+    /// when the pipeline sets it, else URLSession's default for every task. O(1).
+    func taskPriorityHigh(_ task: TaskTable.Task) -> Bool {
+        !configuration.setsTaskPriority || task.highPriority
     }
 
     /// Frees the connection `task` holds.

@@ -78,6 +78,14 @@ public struct PipelineConfiguration: Sendable {
     /// Whether a display joining a queued low-priority prefetch raises it to high priority
     /// (Nuke) or leaves it where it is (Kingfisher, SDWebImage: the joiner only adds a callback).
     public var raisesPriorityOnJoin = true
+    /// Whether a download's `URLSessionTask` is given the pipeline's priority when it starts
+    /// (SDWebImage: `NSURLSessionTaskPriorityLow` for its prefetcher's, the default for a
+    /// cell's), which URLSession passes to the host and HTTP/2 makes its stream's urgency; or
+    /// keeps URLSession's default, 0.5 (Nuke: its `DataLoader` never sets it, so its priorities
+    /// order only its own queues and every stream has the same urgency). A started task's
+    /// priority is never changed: none of the three libraries does (Kingfisher only with
+    /// SwiftUI's `reducePriorityOnDisappear`, off by default).
+    public var setsTaskPriority = true
     /// How the prefetcher works.
     public var prefetch: PrefetchSettings
     /// Whether a cell leaving the screen cancels its download when nobody else holds it

@@ -40,6 +40,9 @@ public struct CachePreset: Sendable, Hashable {
     public var readsDiskOnMainThread = false
     public var downloadRateLimit: DownloadRateLimit?
     public var raisesPriorityOnJoin = true
+    /// Whether a download's `URLSessionTask` gets the library's priority (its HTTP/2 stream's
+    /// urgency) or URLSession's default (Nuke never sets it).
+    public var setsTaskPriority = true
     public var prefetch = PrefetchSettings()
     /// Whether a cell leaving the screen cancels its download (Kingfisher lets it finish).
     public var cancelsOnDisappear = true
@@ -75,6 +78,7 @@ public struct CachePreset: Sendable, Hashable {
         nuke.diskBytes = 150 * mebibyte // URLCache, the default pipeline's disk cache
         nuke.decodeConcurrency = 1
         nuke.downloadRateLimit = .nuke
+        nuke.setsTaskPriority = false // DataLoader creates its tasks without a priority
         nuke.background = .toShareOfLimit(0.10)
         nuke.notModelled = [
             "URLCache's eviction order, which Apple does not specify (modelled as LRU)",
@@ -214,6 +218,7 @@ public struct CachePreset: Sendable, Hashable {
         configuration.readsDiskOnMainThread = readsDiskOnMainThread
         configuration.downloadRateLimit = downloadRateLimit
         configuration.raisesPriorityOnJoin = raisesPriorityOnJoin
+        configuration.setsTaskPriority = setsTaskPriority
         configuration.cancelsOnDisappear = cancelsOnDisappear
         configuration.background = background
         return configuration

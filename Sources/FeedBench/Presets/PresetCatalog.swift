@@ -61,10 +61,20 @@ extension CachePreset {
             ("downloads", "the network's connections per host"
                 + (downloadRateLimit.map { "; a rate limiter lets \($0.burst) start at once, then \($0.rate) a second" } ?? "")),
             ("cell joins a prefetch", raisesPriorityOnJoin ? "the download is raised to high priority" : "the download keeps its place and priority"),
+            ("task priority", taskPriorityText),
             ("cell leaves the screen", cancelsOnDisappear ? "its download is cancelled unless the prefetcher holds it"
                                                           : "its download continues into the caches"),
             ("prefetcher", prefetcherText),
         ]
+    }
+
+    var taskPriorityText: String {
+        guard setsTaskPriority else {
+            return "URLSession's default for every download (the library never sets one): over HTTP/2 prefetches and cells share the connection equally"
+        }
+        return prefetch.lowPriority
+            ? "low for a prefetch's URLSessionTask, the default for a cell's: over HTTP/2 the host serves the cells' streams first"
+            : "the same for prefetches and cells: over HTTP/2 their streams share the connection equally"
     }
 
     var decodingText: String {

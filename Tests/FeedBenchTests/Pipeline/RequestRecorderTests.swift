@@ -70,6 +70,24 @@ import Testing
         }
     }
 
+    /// Over HTTP/2 the host sees each download's `URLSessionTask` priority as its stream's
+    /// urgency: SDWebImage gives its prefetcher's tasks low priority and a cell's the default;
+    /// Nuke's data loader sets none, so every stream has URLSession's default, prefetches too.
+    @Test func overHTTP2TheLogsPriorityIsTheTasksAsTheLibrarySetsIt() throws {
+        func priorities(_ preset: CachePreset) throws -> [String: Int] {
+            var network = NetworkProfile.lte
+            network.http = "2"
+            var configuration = try Self.configuration(network: network)
+            configuration.pipeline = preset.pipeline(on: .lowEnd)
+            let downloads = try FeedSimulation.run(configuration).requests.filter { $0.path.hasPrefix("/images/") }
+            return Dictionary(grouping: downloads, by: \.priority).mapValues(\.count)
+        }
+        let sdwebimage = try priorities(.sdwebimage)
+        #expect(sdwebimage.keys.sorted() == ["high", "low"] && sdwebimage["low"]! > 10, "\(sdwebimage)")
+        let nuke = try priorities(.nuke)
+        #expect(nuke.keys.sorted() == ["high"] && nuke["high"]! > 10, "\(nuke)")
+    }
+
     @Test func failedCallsAreLoggedWithTheServersStatusAndBody() throws {
         let api = FeedAPIConfiguration(failureProbability: 0.5)
         let result = try FeedSimulation.run(Self.configuration(api: api))

@@ -275,6 +275,12 @@ import Testing
         #expect(behaviour(.kingfisher, "prefetcher").hasPrefix("one per batch of items entering the window, never stopped, 5 at once each"))
         #expect(behaviour(.nuke, "background") == "the memory cache is trimmed to 10 % of its cost limit")
         #expect(behaviour(.sdwebimage, "background") == "the memory cache is emptied")
-        #expect(CachePreset.all.allSatisfy { $0.behaviours.count == 10 })
+        // The priority the host sees: Nuke's data loader sets none, SDWebImage's prefetcher low.
+        #expect(behaviour(.nuke, "task priority").hasPrefix("URLSession's default for every download"))
+        #expect(behaviour(.nukeMain, "task priority") == behaviour(.nuke, "task priority"))
+        #expect(behaviour(.sdwebimage, "task priority").hasPrefix("low for a prefetch's URLSessionTask"))
+        #expect(behaviour(.kingfisher, "task priority").hasPrefix("the same for prefetches and cells"))
+        #expect(!CachePreset.nuke.pipeline(on: .lowEnd).setsTaskPriority && CachePreset.sdwebimage.pipeline(on: .lowEnd).setsTaskPriority)
+        #expect(CachePreset.all.allSatisfy { $0.behaviours.count == 11 })
     }
 }
