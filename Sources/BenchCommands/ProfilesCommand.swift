@@ -14,7 +14,10 @@ struct ProfilesCommand: ParsableCommand {
         for your own device, and a file is checked (one line naming the field, exit status 2) \
         and printed back normalised.
 
-        With `--network` — a preset's name or a network JSON file — prints it as the JSON         `--network FILE` reads: downlink and uplink rate, delay and loss, the bottleneck's         buffer, TCP's initial window and segment size, slow-start restart after idle, TLS,         the HTTP version, connections per host and their idle timeout (docs/network.md).
+        With `--network` — a preset's name or a network JSON file — prints it as the JSON \
+        `--network FILE` reads: downlink and uplink rate, delay and loss, the bottleneck's buffer, \
+        TCP's initial window and segment size, slow-start restart after idle, TLS, the HTTP \
+        version, connections per host and their idle timeout (docs/network.md).
 
         Examples:
           bench profiles

@@ -129,7 +129,10 @@ struct RunCommand: ParsableCommand {
 
         let style = TerminalStyle.forDescriptor(1, environment: ProcessInfo.processInfo.environment)
         let summary = MatrixSummary(profile: device, results: results, maxHitchRatio: maxHitchRatio)
-        FileDescriptorOutput.write(summary.table(style: style) + LibrarySettings.summary(of: summary.recommended, on: device), to: 1)
+        // How far ns-3 holds each network simulated (a live run's network is measured instead).
+        let networks = live != nil ? [] : runs.reduce(into: [NetworkProfile]()) { if !$0.contains($1.network) { $0.append($1.network) } }
+        let agreement = networks.map { NetworkAgreement.summary(of: $0) + "\n" }.joined()
+        FileDescriptorOutput.write(summary.table(style: style) + agreement + LibrarySettings.summary(of: summary.recommended, on: device), to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         FileDescriptorOutput.write("wrote \(destination): \(results.count) runs, \(displays) displays in \(String(format: "%.2f", seconds)) s\n", to: 2)
     }

@@ -22,6 +22,8 @@ import Testing
         #expect(Set(csv.dropFirst().map { $0.split(separator: ",")[7] }) == ["1", "2", "3"])
         #expect(result.stdout.contains("means over 3 seeds"))
         #expect(result.stdout.contains("Recommended: "))
+        // How far ns-3 holds the answer's network, after the recommendation.
+        #expect(result.stdout.contains("\n  network lte (HTTP/1.1): ns-3 holds reader downloads and browser distributions"))
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 })
     }
 

@@ -1,0 +1,71 @@
+/// How far the network model is held to ns-3, the field's reference packet simulator, on a
+/// network: `.ci/ns3-check` replays the model's reader and browser sessions on the presets in
+/// ns-3 and fails CI when a checked network leaves the transport issue's bands (docs/network.md,
+/// "Held to ns-3"). A network is checked download by download (each download's ns-3 / model
+/// ratio: median within [0.9, 1.1], p90 within [0.8, 1.25]) or only as distributions (ns-3's
+/// median and p90 download time over the model's, the same bands), per HTTP version and session
+/// kind. The main job prints this for its network, so that an answer on a network the model is
+/// not held on reads as the model's alone. `NetworkAgreementTests` keeps these lists equal to
+/// the check's.
+public enum NetworkAgreement {
+    /// The check's session kinds: a reader with a window of 5, a browser prefetching 20 ahead.
+    public enum Session: String, Sendable, CaseIterable {
+        case reader, browser
+    }
+
+    /// The networks one HTTP version's session kind is checked on.
+    struct Checked: Sendable {
+        let http: String
+        let session: Session
+        /// Checked download by download.
+        let perDownload: [String]
+        /// Checked as distributions.
+        let distributions: [String]
+    }
+
+    /// What `.ci/ns3-check` checks, as its `checked_networks`, `dist_checked_networks`,
+    /// `h2_checked_networks` and `h2_dist_checked_networks` list it.
+    static let checked: [Checked] = [
+        Checked(http: "1.1", session: .reader, perDownload: ["wifi", "lte", "very-bad"], distributions: ["3g", "dsl", "lte", "wifi"]),
+        Checked(http: "1.1", session: .browser, perDownload: ["wifi"], distributions: ["dsl", "lte", "wifi"]),
+        Checked(http: "2", session: .reader, perDownload: ["dsl", "lte", "wifi"], distributions: ["dsl", "edge", "lte", "wifi"]),
+        Checked(http: "2", session: .browser, perDownload: ["dsl", "wifi"], distributions: ["dsl", "lte", "wifi"]),
+    ]
+
+    /// How closely ns-3 holds one session kind on a network.
+    enum Level: Int, Comparable {
+        case notHeld, distributions, perDownload
+
+        static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// The closest `session` is held on the preset `name` over `http`. O(networks checked).
+    static func level(_ session: Session, network name: String, http: String) -> Level {
+        guard let entry = checked.first(where: { $0.http == http && $0.session == session }) else { return .notHeld }
+        if entry.perDownload.contains(name) { return .perDownload }
+        return entry.distributions.contains(name) ? .distributions : .notHeld
+    }
+
+    /// One line, indented by two, on how far `network` is held to ns-3. Only a preset as it is
+    /// (its HTTP version aside) is: a network of one's own, or a preset with a field changed,
+    /// is the model's alone. O(networks checked).
+    public static func summary(of network: NetworkProfile) -> String {
+        let head = "  network \(network.name) (HTTP/\(network.http)): "
+        let reference = " (docs/network.md)"
+        guard var preset = NetworkProfile.builtIn.first(where: { $0.name == network.name }) else {
+            return head + "not a preset: ns-3 holds only the presets" + reference
+        }
+        preset.http = network.http
+        guard preset == network else { return head + "a changed preset: ns-3 holds only the presets" + reference }
+        let levels = Session.allCases.map { ($0, level($0, network: network.name, http: network.http)) }
+        func sessions(at level: Level) -> String? {
+            let names = levels.filter { $0.1 == level }.map(\.0.rawValue)
+            return names.isEmpty ? nil : names.joined(separator: " and ")
+        }
+        let held = [sessions(at: .perDownload).map { "\($0) downloads" }, sessions(at: .distributions).map { "\($0) distributions" }]
+            .compactMap { $0 }
+        guard !held.isEmpty else { return head + "not held by ns-3: the answer is the model's alone" + reference }
+        let unheld = sessions(at: .notHeld).map { ", not \($0) sessions" } ?? ""
+        return head + "ns-3 holds " + held.joined(separator: " and ") + unheld + reference
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import FeedBench
+
+/// What the main job says of its network is what CI checks against ns-3, no more.
+@Suite struct NetworkAgreementTests {
+    /// `.ci/ns3-check`'s array `name`: its quoted items, each a comma-separated list of networks.
+    static func checkArray(_ name: String) throws -> [[String]] {
+        let script = try String(contentsOf: SharedFiles.packageRoot.appendingPathComponent(".ci/ns3-check"), encoding: .utf8)
+        let line = try #require(script.split(separator: "\n").first { $0.hasPrefix("\(name)=(") }, "\(name) in .ci/ns3-check")
+        return line.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }
+            .map { $0.element.split(separator: ",").map(String.init) }
+    }
+
+    @Test func theNetworksHeldAreTheOnesTheNs3CheckChecks() throws {
+        // The check's session kinds, in its order: a reader, then a browser.
+        for (http, prefix) in [("1.1", ""), ("2", "h2_")] {
+            let perDownload = try Self.checkArray(prefix + "checked_networks")
+            let distributions = try Self.checkArray(prefix + "dist_checked_networks")
+            for (index, session) in NetworkAgreement.Session.allCases.enumerated() {
+                let entry = try #require(NetworkAgreement.checked.first { $0.http == http && $0.session == session })
+                #expect(entry.perDownload.sorted() == perDownload[index].sorted(), "HTTP/\(http) \(session)")
+                #expect(entry.distributions.sorted() == distributions[index].sorted(), "HTTP/\(http) \(session)")
+            }
+        }
+        #expect(NetworkAgreement.checked.count == 4)
+    }
+
+    @Test func aPresetSaysWhichSessionsHoldAndHowClosely() {
+        #expect(NetworkAgreement.summary(of: .lte)
+            == "  network lte (HTTP/1.1): ns-3 holds reader downloads and browser distributions (docs/network.md)")
+        #expect(NetworkAgreement.summary(of: .wifi)
+            == "  network wifi (HTTP/1.1): ns-3 holds reader and browser downloads (docs/network.md)")
+        #expect(NetworkAgreement.summary(of: .threeG)
+            == "  network 3g (HTTP/1.1): ns-3 holds reader distributions, not browser sessions (docs/network.md)")
+        var edge = NetworkProfile.edge
+        #expect(NetworkAgreement.summary(of: edge)
+            == "  network edge (HTTP/1.1): not held by ns-3: the answer is the model's alone (docs/network.md)")
+        edge.http = "2"
+        #expect(NetworkAgreement.summary(of: edge)
+            == "  network edge (HTTP/2): ns-3 holds reader distributions, not browser sessions (docs/network.md)")
+        for http in NetworkProfile.httpVersions {
+            for var network in NetworkProfile.builtIn {
+                network.http = http
+                #expect(NetworkAgreement.summary(of: network).count <= 100, "\(network.name)")
+            }
+        }
+    }
+
+    /// Only a preset as it is: the check replays the presets, not a network file's figures.
+    @Test func aNetworkOfOnesOwnOrAChangedPresetIsNotHeld() {
+        var deeper = NetworkProfile.lte
+        deeper.bufferPackets = 1_000
+        #expect(NetworkAgreement.summary(of: deeper) == "  network lte (HTTP/1.1): a changed preset: ns-3 holds only the presets (docs/network.md)")
+        deeper.name = "my-lte"
+        #expect(NetworkAgreement.summary(of: deeper) == "  network my-lte (HTTP/1.1): not a preset: ns-3 holds only the presets (docs/network.md)")
+    }
+}
