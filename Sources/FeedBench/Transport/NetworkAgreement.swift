@@ -33,10 +33,8 @@ public enum NetworkAgreement {
     ]
 
     /// How closely ns-3 holds one session kind on a network.
-    enum Level: Int, Comparable {
+    enum Level {
         case notHeld, distributions, perDownload
-
-        static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// The closest `session` is held on the preset `name` over `http`. O(networks checked).
@@ -52,7 +50,7 @@ public enum NetworkAgreement {
     public static func summary(of network: NetworkProfile) -> String {
         let head = "  network \(network.name) (HTTP/\(network.http)): "
         let reference = " (docs/network.md)"
-        guard var preset = NetworkProfile.builtIn.first(where: { $0.name == network.name }) else {
+        guard var preset = try? NetworkProfile.named(network.name) else {
             return head + "not a preset: ns-3 holds only the presets" + reference
         }
         preset.http = network.http
