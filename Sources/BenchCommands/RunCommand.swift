@@ -130,7 +130,7 @@ struct RunCommand: ParsableCommand {
         let style = TerminalStyle.forDescriptor(1, environment: ProcessInfo.processInfo.environment)
         let summary = MatrixSummary(profile: device, results: results, maxHitchRatio: maxHitchRatio)
         // How far ns-3 holds each network simulated (a live run's network is measured instead).
-        let networks = live != nil ? [] : runs.reduce(into: [NetworkProfile]()) { if !$0.contains($1.network) { $0.append($1.network) } }
+        let networks = live != nil ? [] : plan.simulatedNetworks
         let agreement = networks.map { NetworkAgreement.summary(of: $0) + "\n" }.joined()
         FileDescriptorOutput.write(summary.table(style: style) + agreement + LibrarySettings.summary(of: summary.recommended, on: device), to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9

@@ -24,6 +24,11 @@ public struct SweepPlan: Sendable {
     public let session: SweepGrid.Session
     /// Each profile's own network, for `networks == [nil]`.
     let defaultNetworks: [NetworkProfile]
+    /// The networks the runs simulate, each once, in the plan's order (a profile's own network
+    /// where `networks` is `[nil]`). O(profiles × networks²).
+    public var simulatedNetworks: [NetworkProfile] {
+        networks.flatMap { $0.map { [$0] } ?? defaultNetworks }.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
     /// Runs in the plan.
     public let count: Int
     /// 16 hex digits identifying everything that decides the runs and their order: two plans

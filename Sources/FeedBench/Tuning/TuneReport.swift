@@ -21,16 +21,21 @@ public struct TuneReport: Sendable {
     public let front: [TuneCandidate]
     /// `nil` when no candidate met the constraints on every seed.
     public let recommended: TuneCandidate?
+    /// The networks the candidates were simulated on, each with a line after the recommendation
+    /// saying how far ns-3 holds it (`NetworkAgreement`); none for candidates read from files.
+    public let networks: [NetworkProfile]
 
     /// The report on a search's outcome.
     public init(profile: DeviceProfile, search: TuneSearch, outcome: TuneSearch.Outcome) {
         self.init(profile: profile, criteria: search.criteria, candidates: outcome.candidates, seeds: outcome.seeds,
-                  origin: "\(outcome.method.rawValue) search, \(outcome.runs) runs")
+                  origin: "\(outcome.method.rawValue) search, \(outcome.runs) runs", networks: search.space.plan.simulatedNetworks)
     }
 
     /// The report on `candidates`, of which those with `seeds` samples are fully evaluated.
-    public init(profile: DeviceProfile, criteria: TuneCriteria, candidates: [TuneCandidate], seeds: Int, origin: String) {
+    public init(profile: DeviceProfile, criteria: TuneCriteria, candidates: [TuneCandidate], seeds: Int, origin: String,
+                networks: [NetworkProfile] = []) {
         self.profile = profile
+        self.networks = networks
         self.criteria = criteria
         self.candidates = candidates
         self.seeds = seeds
@@ -110,16 +115,17 @@ public struct TuneReport: Sendable {
                         + [candidate.number == recommended?.number ? "← best" : ""])
         }
         lines += TextTable.render(rows, leftAligned: strategies ? [0, 3, rows[0].count - 1] : [0, rows[0].count - 1])
+        let agreement = networks.map(NetworkAgreement.summary(of:))
         guard let best = recommended else {
             lines.append("Recommended: none — no configuration met the constraints on every seed")
-            return lines.joined(separator: "\n") + "\n"
+            return (lines + agreement).joined(separator: "\n") + "\n"
         }
         lines.append("Recommended: \(best.policy), memory cache \(FixedPoint.cacheLimit(best.memoryLimitBytes)), prefetch window \(best.window)\(best.strategy == "cacheFirst" ? "" : ", strategy \(best.strategy)")")
         for figure in [TuneFigure.stalls, .stallP95, .peakMemory, .requests] {
             let spread = best.spread(figure)
             lines.append("  \(figure.name) mean \(figure.format(spread.mean)), min \(figure.format(Double(spread.min))), max \(figure.format(Double(spread.max))) over \(best.samples.count) seed\(best.samples.count == 1 ? "" : "s")")
         }
-        lines += edgeNotes
+        lines += edgeNotes + agreement
         return lines.joined(separator: "\n") + "\n" + LibrarySettings.summary(of: best, on: profile)
     }
 

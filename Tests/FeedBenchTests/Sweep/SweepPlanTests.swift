@@ -41,6 +41,16 @@ import Testing
         #expect(plan.count == 4 * 48)
     }
 
+    /// The networks the runs simulate, each once: each profile's own by default, else those given.
+    @Test func theSimulatedNetworksAreEachProfilesOwnOrThoseGivenEachOnce() throws {
+        let own = try SweepPlan(grid(["profiles": ["low-end", "mid", "high-end"]]))
+        #expect(own.simulatedNetworks.map(\.name) == ["lte", "wifi"])
+        #expect(own.simulatedNetworks == (own.configurations.map(\.network).reduce(into: [NetworkProfile]()) { if !$0.contains($1) { $0.append($1) } }))
+        var given = grid(["profiles": ["low-end", "mid"]])
+        given.networks = ["3g", "wifi"].map { SweepGrid.Value($0, source: "--network") }
+        #expect(try SweepPlan(given).simulatedNetworks.map(\.name) == ["3g", "wifi"])
+    }
+
     @Test func theFingerprintFollowsWhatDecidesTheRuns() throws {
         let base = ["profiles": ["low-end"], "policies": ["lru"], "seeds": ["1", "2"]]
         let a = try SweepPlan(grid(base)).fingerprint
