@@ -489,8 +489,10 @@ final class SimulatedNetwork {
             // A reset stream's RST_STREAM has reached the server: its bytes not yet sent are
             // no longer owed, and it leaves once its queued ones have crossed the link.
             guard exchanges[i].payload == .discarded else { break }
-            exchanges[i].unsent = 0
-            exchanges[i].awaitingTimeout = 0
+            // Still owed: the stream's bytes that were sent and lost. TCP knows nothing of
+            // streams and sends them again, and the other streams' bytes behind them wait for
+            // the repair (head-of-line blocking).
+            exchanges[i].unsent = min(exchanges[i].unsent, max(exchanges[i].awaitingTimeout, exchanges[i].lostInRound))
             syncStreams(of: connection)
             emptied(at: now)
         case .awaitingConnection:

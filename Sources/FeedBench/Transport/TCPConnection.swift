@@ -29,11 +29,12 @@ struct TCPConnection: Sendable {
     var isIdle: Bool { streams == 0 && !isClosed }
 
     /// A request takes the idle connection at `now`: its transfer starts afresh (unless a reset
-    /// HTTP/2 stream's bytes still drain from it), and after an idle longer than the timeout the
-    /// window restarts when `restartAfterIdle` (Linux's default). O(log window).
+    /// HTTP/2 stream's bytes still drain from it, or its lost bytes are still owed), and after an
+    /// idle longer than the timeout the window restarts when `restartAfterIdle` (Linux's
+    /// default). O(log window).
     mutating func take(at now: Int64, restartAfterIdle: Bool) {
         streams = 1
-        if transfer.queuedChunks == 0 { transfer = Transfer() }
+        if !transfer.isUnderWay { transfer = Transfer() }
         if restartAfterIdle { window.restartAfterIdle(since: idleSince, at: now) }
     }
 
