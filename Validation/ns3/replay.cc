@@ -4,6 +4,10 @@
 //   replay --log LOG.csv --network NET.json [--seed N] [--horizon-s 120] [--out FILE]
 //          [--cwnd-trace FILE]
 //
+// --cwnd-trace: time_s,connection,what,bytes lines: each server socket's cwnd and ssthresh
+// changes, the segments it sends again (retransmit) and its segments the bottleneck drops
+// (drop, drop-retransmission), those two with the segment's relative sequence number.
+//
 // Topology: server ==(10 Gbps, 0 delay, 100,000-packet queue)== router ==(bottleneck)== client.
 // The bottleneck's router->client device sends at the network's downlink rate through a
 // drop-tail queue of bufferPackets packets; the client->router device at the uplink rate,
@@ -43,6 +47,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -1288,6 +1293,81 @@ WindowChanged(size_t c, const char* what, uint32_t, uint32_t bytes)
                 << g_conns[c].logged << "," << what << "," << bytes << "\n";
 }
 
+// The first sequence number each server socket sent and the end of the highest segment sent so
+// far, per connection: a segment that starts below that end is a retransmission. Sequence
+// numbers in the trace are relative to the first (the SYN-ACK's ISN + 1).
+std::map<size_t, std::pair<SequenceNumber32, SequenceNumber32>> g_sentRange;
+// Each connection's retransmitted segments (by their sequence number), for the drops.
+std::set<std::pair<size_t, uint32_t>> g_retransmitted;
+
+void
+SegmentSent(size_t c, Ptr<const Packet> packet, const TcpHeader& header, Ptr<const TcpSocketBase>)
+{
+    if (packet->GetSize() == 0)
+    {
+        return;
+    }
+    SequenceNumber32 start = header.GetSequenceNumber();
+    SequenceNumber32 end = start + packet->GetSize();
+    auto it = g_sentRange.find(c);
+    if (it == g_sentRange.end())
+    {
+        g_sentRange[c] = {start, end};
+        return;
+    }
+    if (start < it->second.second)
+    {
+        g_retransmitted.insert({c, start.GetValue()});
+        g_cwndTrace << std::fixed << std::setprecision(6) << Simulator::Now().GetSeconds() << ","
+                    << g_conns[c].logged << ",retransmit," << (start - it->second.first) << "\n";
+    }
+    else
+    {
+        it->second.second = end;
+    }
+}
+
+// A downlink segment dropped at the bottleneck: its connection and relative sequence number,
+// and whether it was a retransmission (one SegmentSent saw go again).
+void
+SegmentDropped(bool framed, Ptr<const Packet> packet)
+{
+    Ptr<Packet> copy = packet->Copy();
+    if (framed)
+    {
+        PppHeader ppp;
+        copy->RemoveHeader(ppp);
+    }
+    // The traffic-control layer's drops carry the IPv4 header too (version 4, a 20-byte header).
+    uint8_t first = 0;
+    if (copy->CopyData(&first, 1) == 1 && first == 0x45)
+    {
+        Ipv4Header ip;
+        copy->RemoveHeader(ip);
+    }
+    TcpHeader tcp;
+    if (copy->RemoveHeader(tcp) == 0)
+    {
+        return;
+    }
+    auto port = g_connByClientPort.find(tcp.GetDestinationPort());
+    if (port == g_connByClientPort.end() || copy->GetSize() == 0)
+    {
+        return;
+    }
+    size_t c = port->second;
+    auto range = g_sentRange.find(c);
+    if (range == g_sentRange.end())
+    {
+        return;
+    }
+    SequenceNumber32 start = tcp.GetSequenceNumber();
+    bool retransmission = g_retransmitted.count({c, start.GetValue()}) > 0;
+    g_cwndTrace << std::fixed << std::setprecision(6) << Simulator::Now().GetSeconds() << ","
+                << g_conns[c].logged << "," << (retransmission ? "drop-retransmission" : "drop") << ","
+                << (start - range->second.first) << "\n";
+}
+
 bool
 AcceptRequest(Ptr<Socket>, const Address&)
 {
@@ -1326,6 +1406,7 @@ Accepted(Ptr<Socket> socket, const Address& from)
                                            MakeBoundCallback(&WindowChanged, c, "cwnd"));
         socket->TraceConnectWithoutContext("SlowStartThreshold",
                                            MakeBoundCallback(&WindowChanged, c, "ssthresh"));
+        socket->TraceConnectWithoutContext("Tx", MakeBoundCallback(&SegmentSent, c));
     }
 }
 
@@ -1689,6 +1770,8 @@ main(int argc, char* argv[])
             Fail(cwndPath + ": cannot write the file");
         }
         g_cwndTrace << "time_s,connection,what,bytes\n";
+        routerDown->GetQueue()->TraceConnectWithoutContext("Drop", MakeBoundCallback(&SegmentDropped, true));
+        router->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext("TcDrop", MakeBoundCallback(&SegmentDropped, false));
     }
 
     // Requests sent at the same instant go out in the order FeedBench sent them. The log lists
