@@ -546,9 +546,11 @@ final class SimulatedNetwork {
         let roundTrip = now - connections[c].transfer.roundStartedAt
         if connections[c].transfer.timeoutAt <= now {
             // The lost retransmissions go again, from a window of one segment: a timeout during
-            // the recovery that lost them, the recovery round's bytes and theirs in flight.
-            connections[c].window.timedOutInRecovery(keepingThreshold: network.recoveryTimeoutKeepsThreshold,
-                                                     flight: connections[c].transfer.roundBytes + connections[c].transfer.awaitingTimeout, at: now)
+            // the recovery that lost them, its window in flight (what proportional rate
+            // reduction left it; ns-3's CUBIC takes the threshold from the window), or the
+            // recovery round's bytes and theirs if more.
+            let flight = max(connections[c].window.window, connections[c].transfer.roundBytes + connections[c].transfer.awaitingTimeout)
+            connections[c].window.timedOutInRecovery(keepingThreshold: network.recoveryTimeoutKeepsThreshold, flight: flight, at: now)
             connections[c].transfer.timerFired()
             if multiplexes { forEachStream(of: c) { $0.awaitingTimeout = 0 } }
             release(i, at: now)
@@ -575,16 +577,21 @@ final class SimulatedNetwork {
             connections[c].window.timedOut(at: now)
         }
         // Fast retransmit's retransmissions meet the buffer as it is now, or, in slow start, as
-        // the acknowledgements before the loss refilled it: without room for them they are
-        // lost, and the timer runs from the round's last acknowledgement.
+        // the acknowledgements before the loss refilled it: without room for them the first
+        // few are lost (`Transfer.retransmissionsLostToAFullBuffer`), the timer runs from the
+        // round's last acknowledgement, and only they wait for it; SACK repairs the round's
+        // other losses in the recovery.
         var met = arrivedWire(at: now)
         if loss == .fastRecovery && slowStart {
             met = max(met, connections[c].transfer.riseBeforeRetransmission(segment: Double(network.maxSegmentBytes)) * wirePerPayload)
         }
         if loss == .fastRecovery && bottleneck.capacity - met < connections[c].transfer.lostInRound * wirePerPayload {
-            connections[c].transfer.awaitingTimeout += connections[c].transfer.lostInRound
+            let lost = connections[c].transfer.lostInRound
+            let doomed = min(lost, Double(Transfer.retransmissionsLostToAFullBuffer * network.maxSegmentBytes))
+            connections[c].transfer.awaitingTimeout += doomed
             if multiplexes {
-                forEachStream(of: c) { $0.awaitingTimeout += $0.lostInRound }
+                // The lost retransmissions are the streams' in proportion to their losses.
+                forEachStream(of: c) { $0.awaitingTimeout += $0.lostInRound * doomed / lost }
                 syncStreams(of: c)
             }
             if connections[c].transfer.timeoutAt == .max {
