@@ -832,6 +832,17 @@ struct Conn
     size_t turn = 0;
     uint64_t written = 0;
     SequenceNumber32 highestSent;
+
+    // --cwnd-trace: the server's first data segment's sequence number (the trace counts from
+    // it), the end of the highest segment it has sent, and the segments it sent again.
+    struct Sent
+    {
+        bool any = false;
+        SequenceNumber32 first;
+        SequenceNumber32 end;
+        std::set<uint32_t> again;
+    };
+    Sent sent;
 };
 
 std::vector<Request> g_requests;
@@ -1286,20 +1297,23 @@ ServerClosed(size_t c, Ptr<Socket>)
     g_conns[c].pendingWrite = 0;
 }
 
+// One --cwnd-trace line: now, connection c as logged, what happened, and a byte count or a
+// sequence number.
+void
+TraceLine(size_t c, const char* what, uint64_t value)
+{
+    g_cwndTrace << std::fixed << std::setprecision(6) << Simulator::Now().GetSeconds() << ","
+                << g_conns[c].logged << "," << what << "," << value << "\n";
+}
+
 void
 WindowChanged(size_t c, const char* what, uint32_t, uint32_t bytes)
 {
-    g_cwndTrace << std::fixed << std::setprecision(6) << Simulator::Now().GetSeconds() << ","
-                << g_conns[c].logged << "," << what << "," << bytes << "\n";
+    TraceLine(c, what, bytes);
 }
 
-// The first sequence number each server socket sent and the end of the highest segment sent so
-// far, per connection: a segment that starts below that end is a retransmission. Sequence
-// numbers in the trace are relative to the first (the SYN-ACK's ISN + 1).
-std::map<size_t, std::pair<SequenceNumber32, SequenceNumber32>> g_sentRange;
-// Each connection's retransmitted segments (by their sequence number), for the drops.
-std::set<std::pair<size_t, uint32_t>> g_retransmitted;
-
+// A data segment the server of connection c sends: one that starts below the end of the
+// highest sent before it is a retransmission.
 void
 SegmentSent(size_t c, Ptr<const Packet> packet, const TcpHeader& header, Ptr<const TcpSocketBase>)
 {
@@ -1307,23 +1321,20 @@ SegmentSent(size_t c, Ptr<const Packet> packet, const TcpHeader& header, Ptr<con
     {
         return;
     }
+    Conn::Sent& sent = g_conns[c].sent;
     SequenceNumber32 start = header.GetSequenceNumber();
-    SequenceNumber32 end = start + packet->GetSize();
-    auto it = g_sentRange.find(c);
-    if (it == g_sentRange.end())
+    if (!sent.any)
     {
-        g_sentRange[c] = {start, end};
-        return;
+        sent = {true, start, start, {}};
     }
-    if (start < it->second.second)
+    if (start < sent.end)
     {
-        g_retransmitted.insert({c, start.GetValue()});
-        g_cwndTrace << std::fixed << std::setprecision(6) << Simulator::Now().GetSeconds() << ","
-                    << g_conns[c].logged << ",retransmit," << (start - it->second.first) << "\n";
+        sent.again.insert(start.GetValue());
+        TraceLine(c, "retransmit", start - sent.first);
     }
     else
     {
-        it->second.second = end;
+        sent.end = start + packet->GetSize();
     }
 }
 
@@ -1346,26 +1357,19 @@ SegmentDropped(bool framed, Ptr<const Packet> packet)
         copy->RemoveHeader(ip);
     }
     TcpHeader tcp;
-    if (copy->RemoveHeader(tcp) == 0)
+    if (copy->RemoveHeader(tcp) == 0 || copy->GetSize() == 0)
     {
         return;
     }
     auto port = g_connByClientPort.find(tcp.GetDestinationPort());
-    if (port == g_connByClientPort.end() || copy->GetSize() == 0)
+    if (port == g_connByClientPort.end() || !g_conns[port->second].sent.any)
     {
         return;
     }
-    size_t c = port->second;
-    auto range = g_sentRange.find(c);
-    if (range == g_sentRange.end())
-    {
-        return;
-    }
+    const Conn::Sent& sent = g_conns[port->second].sent;
     SequenceNumber32 start = tcp.GetSequenceNumber();
-    bool retransmission = g_retransmitted.count({c, start.GetValue()}) > 0;
-    g_cwndTrace << std::fixed << std::setprecision(6) << Simulator::Now().GetSeconds() << ","
-                << g_conns[c].logged << "," << (retransmission ? "drop-retransmission" : "drop") << ","
-                << (start - range->second.first) << "\n";
+    bool retransmission = sent.again.count(start.GetValue()) > 0;
+    TraceLine(port->second, retransmission ? "drop-retransmission" : "drop", start - sent.first);
 }
 
 bool
