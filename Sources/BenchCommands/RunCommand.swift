@@ -131,7 +131,7 @@ struct RunCommand: ParsableCommand {
         let summary = MatrixSummary(profile: device, results: results, maxHitchRatio: maxHitchRatio)
         // How far ns-3 holds each network simulated (a live run's network is measured instead).
         let networks = live != nil ? [] : plan.simulatedNetworks
-        let agreement = networks.map { NetworkAgreement.summary(of: $0) + "\n" }.joined()
+        let agreement = NetworkAgreement.lines(networks: networks, workloads: plan.firstProfileWorkloads).map { $0 + "\n" }.joined()
         FileDescriptorOutput.write(summary.table(style: style) + agreement + LibrarySettings.summary(of: summary.recommended, on: device), to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         FileDescriptorOutput.write("wrote \(destination): \(results.count) runs, \(displays) displays in \(String(format: "%.2f", seconds)) s\n", to: 2)

@@ -29,6 +29,9 @@ public struct SweepPlan: Sendable {
     public var simulatedNetworks: [NetworkProfile] {
         networks.flatMap { $0.map { [$0] } ?? defaultNetworks }.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
     }
+    /// The first profile's workloads, in the plan's order: every profile's are these, a recorded
+    /// trace resampled to its refresh rate. O(1).
+    public var firstProfileWorkloads: [ScrollWorkload] { workloads.first ?? [] }
     /// Runs in the plan.
     public let count: Int
     /// 16 hex digits identifying everything that decides the runs and their order: two plans

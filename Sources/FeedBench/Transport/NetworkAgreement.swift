@@ -49,21 +49,66 @@ public enum NetworkAgreement {
     /// is the model's alone. O(networks checked).
     public static func summary(of network: NetworkProfile) -> String {
         let head = "  network \(network.name) (HTTP/\(network.http)): "
-        let reference = " (docs/network.md)"
-        guard var preset = try? NetworkProfile.named(network.name) else {
+        switch Standing(network) {
+        case .notPreset:
             return head + "not a preset: ns-3 holds only the presets" + reference
+        case .changedPreset:
+            return head + "a changed preset: ns-3 holds only the presets" + reference
+        case let .preset(levels):
+            func sessions(at level: Level) -> String? {
+                let names = levels.filter { $0.1 == level }.map(\.0.rawValue)
+                return names.isEmpty ? nil : names.joined(separator: " and ")
+            }
+            let held = [sessions(at: .perDownload).map { "\($0) downloads" }, sessions(at: .distributions).map { "\($0) distributions" }]
+                .compactMap { $0 }
+            guard !held.isEmpty else { return head + "not held by ns-3: the answer is the model's alone" + reference }
+            let unheld = sessions(at: .notHeld).map { ", not \($0) sessions" } ?? ""
+            return head + "ns-3 holds " + held.joined(separator: " and ") + unheld + reference
         }
-        preset.http = network.http
-        guard preset == network else { return head + "a changed preset: ns-3 holds only the presets" + reference }
-        let levels = Session.allCases.map { ($0, level($0, network: network.name, http: network.http)) }
-        func sessions(at level: Level) -> String? {
-            let names = levels.filter { $0.1 == level }.map(\.0.rawValue)
-            return names.isEmpty ? nil : names.joined(separator: " and ")
+    }
+
+    /// The lines after an answer on how far ns-3 holds it: `summary(of:)` for each network, then,
+    /// when ns-3 holds any session on any of them, one naming the answer's workloads (by their
+    /// `trace` column values) that the check never replays — the main job's skimmer, any
+    /// recorded trace — whose runs rest on the model alone. O(networks × networks checked +
+    /// workloads²).
+    public static func lines(networks: [NetworkProfile], workloads: [ScrollWorkload]) -> [String] {
+        let summaries = networks.map(summary(of:))
+        let held = networks.contains { network in
+            guard case let .preset(levels) = Standing(network) else { return false }
+            return levels.contains { $0.1 != .notHeld }
         }
-        let held = [sessions(at: .perDownload).map { "\($0) downloads" }, sessions(at: .distributions).map { "\($0) distributions" }]
-            .compactMap { $0 }
-        guard !held.isEmpty else { return head + "not held by ns-3: the answer is the model's alone" + reference }
-        let unheld = sessions(at: .notHeld).map { ", not \($0) sessions" } ?? ""
-        return head + "ns-3 holds " + held.joined(separator: " and ") + unheld + reference
+        var unchecked: [String] = []
+        for workload in workloads {
+            if case let .behavior(behavior, _) = workload, Session(rawValue: behavior.rawValue) != nil { continue }
+            if !unchecked.contains(workload.name) { unchecked.append(workload.name) }
+        }
+        guard held, !unchecked.isEmpty else { return summaries }
+        let tail = ": those runs are the model's alone" + reference
+        let named = "  ns-3 replays no " + unchecked.joined(separator: " or ") + (unchecked.count == 1 ? " session" : " sessions") + tail
+        return summaries + [unchecked.count <= 2 && named.count <= 100 ? named : "  \(unchecked.count) workload\(unchecked.count == 1 ? " is" : "s are") not among ns-3's sessions" + tail]
+    }
+
+    private static let reference = " (docs/network.md)"
+
+    /// What ns-3 can hold of a network: only a preset as it is, its HTTP version aside.
+    private enum Standing {
+        case notPreset, changedPreset
+        /// A preset: how closely each session kind is held on it.
+        case preset([(Session, Level)])
+
+        /// O(networks checked).
+        init(_ network: NetworkProfile) {
+            guard var preset = try? NetworkProfile.named(network.name) else {
+                self = .notPreset
+                return
+            }
+            preset.http = network.http
+            guard preset == network else {
+                self = .changedPreset
+                return
+            }
+            self = .preset(Session.allCases.map { ($0, NetworkAgreement.level($0, network: network.name, http: network.http)) })
+        }
     }
 }

@@ -24,18 +24,22 @@ public struct TuneReport: Sendable {
     /// The networks the candidates were simulated on, each with a line after the recommendation
     /// saying how far ns-3 holds it (`NetworkAgreement`); none for candidates read from files.
     public let networks: [NetworkProfile]
+    /// The candidates' workloads: the agreement lines name those ns-3 never replays.
+    public let workloads: [ScrollWorkload]
 
     /// The report on a search's outcome.
     public init(profile: DeviceProfile, search: TuneSearch, outcome: TuneSearch.Outcome) {
         self.init(profile: profile, criteria: search.criteria, candidates: outcome.candidates, seeds: outcome.seeds,
-                  origin: "\(outcome.method.rawValue) search, \(outcome.runs) runs", networks: search.space.plan.simulatedNetworks)
+                  origin: "\(outcome.method.rawValue) search, \(outcome.runs) runs", networks: search.space.plan.simulatedNetworks,
+                  workloads: search.space.plan.firstProfileWorkloads)
     }
 
     /// The report on `candidates`, of which those with `seeds` samples are fully evaluated.
     public init(profile: DeviceProfile, criteria: TuneCriteria, candidates: [TuneCandidate], seeds: Int, origin: String,
-                networks: [NetworkProfile] = []) {
+                networks: [NetworkProfile] = [], workloads: [ScrollWorkload] = []) {
         self.profile = profile
         self.networks = networks
+        self.workloads = workloads
         self.criteria = criteria
         self.candidates = candidates
         self.seeds = seeds
@@ -115,7 +119,7 @@ public struct TuneReport: Sendable {
                         + [candidate.number == recommended?.number ? "← best" : ""])
         }
         lines += TextTable.render(rows, leftAligned: strategies ? [0, 3, rows[0].count - 1] : [0, rows[0].count - 1])
-        let agreement = networks.map(NetworkAgreement.summary(of:))
+        let agreement = NetworkAgreement.lines(networks: networks, workloads: workloads)
         guard let best = recommended else {
             lines.append("Recommended: none — no configuration met the constraints on every seed")
             return (lines + agreement).joined(separator: "\n") + "\n"

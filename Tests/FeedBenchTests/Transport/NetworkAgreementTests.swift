@@ -47,6 +47,34 @@ import Testing
         }
     }
 
+    /// The check replays reader and browser sessions only: an answer that also ran other
+    /// workloads (the main job's skimmer) says that those runs rest on the model alone.
+    @Test func anAnswerNamesItsWorkloadsTheCheckNeverReplays() {
+        func behaviors(_ names: ScrollBehavior...) -> [ScrollWorkload] { names.map { .behavior($0, duration: 1) } }
+        func recorded(_ name: String) -> ScrollWorkload { .recorded(ScrollTrace(name: name, frameInterval: 1, offsets: [0])) }
+        let lte = NetworkAgreement.summary(of: .lte)
+        let tail = ": those runs are the model's alone (docs/network.md)"
+        #expect(NetworkAgreement.lines(networks: [.lte], workloads: behaviors(.browser, .skimmer))
+            == [lte, "  ns-3 replays no skimmer session" + tail])
+        #expect(NetworkAgreement.lines(networks: [.lte], workloads: behaviors(.reader, .browser)) == [lte])
+        #expect(NetworkAgreement.lines(networks: [.lte], workloads: behaviors(.skimmer, .revisitor, .skimmer))
+            == [lte, "  ns-3 replays no skimmer or revisitor sessions" + tail])
+        // A recorded trace is never replayed, whatever its name.
+        #expect(NetworkAgreement.lines(networks: [.lte], workloads: [recorded("browser")])
+            == [lte, "  ns-3 replays no browser session" + tail])
+        #expect(NetworkAgreement.lines(networks: [.lte], workloads: behaviors(.skimmer, .revisitor) + [recorded("capture")])
+            == [lte, "  3 workloads are not among ns-3's sessions" + tail])
+        #expect(NetworkAgreement.lines(networks: [.lte], workloads: [recorded(String(repeating: "a-long-capture-", count: 5))])
+            == [lte, "  1 workload is not among ns-3's sessions" + tail])
+        // One held network is enough for the line; where ns-3 holds nothing, the network's own
+        // line already says the answer is the model's alone.
+        #expect(NetworkAgreement.lines(networks: [.edge, .lte], workloads: behaviors(.skimmer)).count == 3)
+        #expect(NetworkAgreement.lines(networks: [.edge], workloads: behaviors(.skimmer)) == [NetworkAgreement.summary(of: .edge)])
+        var deeper = NetworkProfile.lte
+        deeper.bufferPackets = 1_000
+        #expect(NetworkAgreement.lines(networks: [deeper], workloads: behaviors(.skimmer)) == [NetworkAgreement.summary(of: deeper)])
+    }
+
     /// Only a preset as it is: the check replays the presets, not a network file's figures.
     @Test func aNetworkOfOnesOwnOrAChangedPresetIsNotHeld() {
         var deeper = NetworkProfile.lte
