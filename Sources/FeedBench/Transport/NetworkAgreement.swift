@@ -48,8 +48,34 @@ public enum NetworkAgreement {
     /// (its HTTP version aside) is: a network of one's own, or a preset with a field changed,
     /// is the model's alone. O(networks checked).
     public static func summary(of network: NetworkProfile) -> String {
+        summary(of: network, Standing(network))
+    }
+
+    /// The lines after an answer on how far ns-3 holds it: `summary(of:)` for each network, then,
+    /// when ns-3 holds any session on any of them, one naming the answer's workloads (by their
+    /// `trace` column values) that the check never replays — the main job's skimmer, any
+    /// recorded trace — whose runs rest on the model alone. O(networks × networks checked +
+    /// workloads²).
+    public static func lines(networks: [NetworkProfile], workloads: [ScrollWorkload]) -> [String] {
+        let standings = networks.map(Standing.init)
+        let summaries = zip(networks, standings).map { summary(of: $0, $1) }
+        guard standings.contains(where: \.holdsAny) else { return summaries }
+        var unchecked: [String] = []
+        for workload in workloads {
+            if case let .behavior(behavior, _) = workload, Session(rawValue: behavior.rawValue) != nil { continue }
+            if !unchecked.contains(workload.name) { unchecked.append(workload.name) }
+        }
+        guard !unchecked.isEmpty else { return summaries }
+        let tail = ": those runs are the model's alone" + reference
+        let named = "  ns-3 replays no " + unchecked.joined(separator: " or ") + (unchecked.count == 1 ? " session" : " sessions") + tail
+        if unchecked.count <= 2 && named.count <= 100 { return summaries + [named] }
+        return summaries + ["  \(unchecked.count) workload\(unchecked.count == 1 ? " is" : "s are") not among ns-3's sessions" + tail]
+    }
+
+    /// `summary(of:)` with the network's standing already known. O(1).
+    private static func summary(of network: NetworkProfile, _ standing: Standing) -> String {
         let head = "  network \(network.name) (HTTP/\(network.http)): "
-        switch Standing(network) {
+        switch standing {
         case .notPreset:
             return head + "not a preset: ns-3 holds only the presets" + reference
         case .changedPreset:
@@ -65,28 +91,6 @@ public enum NetworkAgreement {
             let unheld = sessions(at: .notHeld).map { ", not \($0) sessions" } ?? ""
             return head + "ns-3 holds " + held.joined(separator: " and ") + unheld + reference
         }
-    }
-
-    /// The lines after an answer on how far ns-3 holds it: `summary(of:)` for each network, then,
-    /// when ns-3 holds any session on any of them, one naming the answer's workloads (by their
-    /// `trace` column values) that the check never replays — the main job's skimmer, any
-    /// recorded trace — whose runs rest on the model alone. O(networks × networks checked +
-    /// workloads²).
-    public static func lines(networks: [NetworkProfile], workloads: [ScrollWorkload]) -> [String] {
-        let summaries = networks.map(summary(of:))
-        let held = networks.contains { network in
-            guard case let .preset(levels) = Standing(network) else { return false }
-            return levels.contains { $0.1 != .notHeld }
-        }
-        var unchecked: [String] = []
-        for workload in workloads {
-            if case let .behavior(behavior, _) = workload, Session(rawValue: behavior.rawValue) != nil { continue }
-            if !unchecked.contains(workload.name) { unchecked.append(workload.name) }
-        }
-        guard held, !unchecked.isEmpty else { return summaries }
-        let tail = ": those runs are the model's alone" + reference
-        let named = "  ns-3 replays no " + unchecked.joined(separator: " or ") + (unchecked.count == 1 ? " session" : " sessions") + tail
-        return summaries + [unchecked.count <= 2 && named.count <= 100 ? named : "  \(unchecked.count) workload\(unchecked.count == 1 ? " is" : "s are") not among ns-3's sessions" + tail]
     }
 
     private static let reference = " (docs/network.md)"
@@ -109,6 +113,12 @@ public enum NetworkAgreement {
                 return
             }
             self = .preset(Session.allCases.map { ($0, NetworkAgreement.level($0, network: network.name, http: network.http)) })
+        }
+
+        /// Whether ns-3 holds any session kind on it, however closely.
+        var holdsAny: Bool {
+            guard case let .preset(levels) = self else { return false }
+            return levels.contains { $0.1 != .notHeld }
         }
     }
 }

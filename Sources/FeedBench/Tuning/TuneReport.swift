@@ -21,11 +21,10 @@ public struct TuneReport: Sendable {
     public let front: [TuneCandidate]
     /// `nil` when no candidate met the constraints on every seed.
     public let recommended: TuneCandidate?
-    /// The networks the candidates were simulated on, each with a line after the recommendation
-    /// saying how far ns-3 holds it (`NetworkAgreement`); none for candidates read from files.
-    public let networks: [NetworkProfile]
-    /// The candidates' workloads: the agreement lines name those ns-3 never replays.
-    public let workloads: [ScrollWorkload]
+    /// The lines after the recommendation on how far ns-3 holds the networks the candidates were
+    /// simulated on, and which of their workloads it never replays (`NetworkAgreement.lines`);
+    /// none for candidates read from files.
+    public let agreement: [String]
 
     /// The report on a search's outcome.
     public init(profile: DeviceProfile, search: TuneSearch, outcome: TuneSearch.Outcome) {
@@ -38,8 +37,7 @@ public struct TuneReport: Sendable {
     public init(profile: DeviceProfile, criteria: TuneCriteria, candidates: [TuneCandidate], seeds: Int, origin: String,
                 networks: [NetworkProfile] = [], workloads: [ScrollWorkload] = []) {
         self.profile = profile
-        self.networks = networks
-        self.workloads = workloads
+        agreement = NetworkAgreement.lines(networks: networks, workloads: workloads)
         self.criteria = criteria
         self.candidates = candidates
         self.seeds = seeds
@@ -119,7 +117,6 @@ public struct TuneReport: Sendable {
                         + [candidate.number == recommended?.number ? "← best" : ""])
         }
         lines += TextTable.render(rows, leftAligned: strategies ? [0, 3, rows[0].count - 1] : [0, rows[0].count - 1])
-        let agreement = NetworkAgreement.lines(networks: networks, workloads: workloads)
         guard let best = recommended else {
             lines.append("Recommended: none — no configuration met the constraints on every seed")
             return (lines + agreement).joined(separator: "\n") + "\n"
