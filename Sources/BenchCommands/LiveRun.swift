@@ -4,8 +4,11 @@ import Foundation
 extension RunCommand {
     /// Runs the one configuration of `runs` against `server` (trusting the PEM certificate in
     /// the file `certificate` as its root, if given), drawing its progress on stderr, through the
-    /// HTTP part (`HTTPPart`); refused in one line when the part is missing.
-    static func runLive(_ runs: [RunConfiguration], server: String, store: String?, certificate: String? = nil) throws -> RunResult {
+    /// HTTP part (`HTTPPart`); refused in one line when the part is missing. Unless `--http`
+    /// asked for a version (`httpAsked`), an `http://` server is spoken to over HTTP/1.1: HTTP/2
+    /// is negotiated in the TLS handshake, so a client without TLS speaks HTTP/1.1.
+    static func runLive(_ runs: [RunConfiguration], server: String, store: String?, certificate: String? = nil,
+                        httpAsked: Bool = false) throws -> RunResult {
         guard runs.count == 1 else {
             throw InputError(source: "--live", "expected options that make one run (one policy or preset, memory limit, window, trace and seed), found \(runs.count) runs")
         }
@@ -20,6 +23,8 @@ extension RunCommand {
             }
             return text
         }
-        return try part.runLive(runs[0], server, pem).result
+        var run = runs[0]
+        if !httpAsked && server.lowercased().hasPrefix("http://") { run.network.http = "1.1" }
+        return try part.runLive(run, server, pem).result
     }
 }

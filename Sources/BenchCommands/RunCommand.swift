@@ -114,7 +114,7 @@ struct RunCommand: ParsableCommand {
             throw InputError(source: "--live-ca", "expected --live too: it names the live server's certificate")
         }
         if let live {
-            results = [try Self.runLive(runs, server: live, store: store, certificate: liveCA)]
+            results = [try Self.runLive(runs, server: live, store: store, certificate: liveCA, httpAsked: session.http != nil)]
         } else {
             if let store { try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true) }
             results = try RunBatch.run(runs, jobs: jobs, storeDirectory: store)

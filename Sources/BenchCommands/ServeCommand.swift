@@ -119,7 +119,12 @@ struct ServeCommand: ParsableCommand {
         try OutputPath.check([log.map { .file($0, option: "--log") }, tlsCertOut.map { .file($0, option: "--tls-cert-out") }].compactMap { $0 })
         let device = try DeviceProfile.named(profile)
         var start = ServeConditions(network: try NetworkFile.resolve(network ?? device.defaultNetwork, option: "--network"))
-        try ServeConditions.checkServed(start.network, overTLS: tlsRequest != nil, source: network ?? "--network")
+        // A preset's HTTP/2 is negotiated in the TLS handshake: without TLS it is served over
+        // HTTP/1.1, as a CDN serves a client that offers no h2.
+        if tlsRequest == nil && http == nil && NetworkProfile.builtIn.contains(where: { $0.name == (network ?? device.defaultNetwork) }) {
+            start.network.http = "1.1"
+        }
+        if http == nil { try ServeConditions.checkServed(start.network, overTLS: tlsRequest != nil, source: network ?? "--network") }
         if let conditions {
             guard let data = FileManager.default.contents(atPath: conditions) else {
                 throw InputError(source: conditions, "cannot read the conditions file")

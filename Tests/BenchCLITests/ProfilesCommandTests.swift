@@ -55,7 +55,7 @@ import Testing
         #expect(deepRow.split(separator: "\n")[1].dropFirst(16) != lteRow.split(separator: "\n")[1].dropFirst(11), "the buffer changes the run")
 
         for (edit, field) in [(("\"loss\": 0", "\"loss\": 2"), "loss"), (("\"bufferPackets\": 1000", "\"bufferPackets\": 0"), "bufferPackets"),
-                              (("\"http\": \"1.1\"", "\"http\": \"3\""), "http"), (("\"tls\": true", "\"tls\": 1"), "tls"),
+                              (("\"http\": \"2\"", "\"http\": \"3\""), "http"), (("\"tls\": true", "\"tls\": 1"), "tls"),
                               (("\"cubicPausesWhenIdle\": true", "\"cubicPausesWhenIdle\": \"no\""), "cubicPausesWhenIdle"),
                               (("\"recoveryTimeoutKeepsThreshold\": true", "\"recoveryTimeoutKeepsThreshold\": 0"), "recoveryTimeoutKeepsThreshold"),
                               (("\"maxConcurrentStreams\": 100", "\"maxConcurrentStreams\": 0"), "maxConcurrentStreams"),

@@ -23,7 +23,7 @@ import Testing
         #expect(result.stdout.contains("means over 3 seeds"))
         #expect(result.stdout.contains("Recommended: "))
         // How far ns-3 holds the answer's network, after the recommendation.
-        #expect(result.stdout.contains("\n  network lte (HTTP/1.1): ns-3 holds reader downloads and browser distributions"))
+        #expect(result.stdout.contains("\n  network lte (HTTP/2): ns-3 holds reader downloads and browser distributions"))
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 })
     }
 
@@ -40,7 +40,7 @@ import Testing
         #expect(lines.first == "time_ms,method,path,status,bytes,object_bytes,injected_delay_ms,duration_ms,connection,new_connection,protocol,priority,sent_ms")
         // A window of 5 prefetches at low priority; the API's calls and the visible cells' images go high.
         #expect(lines.contains { $0.contains(",GET,/images/") && $0.contains(",low,") } && lines.contains { $0.contains(",GET,/images/") && $0.contains(",high,") })
-        #expect(lines.filter { $0.contains(",GET,/v1/") }.allSatisfy { $0.contains(",http/1.1,high,") })
+        #expect(lines.filter { $0.contains(",GET,/v1/") }.allSatisfy { $0.contains(",h2,high,") })
         // Each request went onto the network when it was sent: `sent_ms` is `time_ms`, to the nanosecond.
         let times = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { (Double($0[0])!, $0[12]) }
         #expect(times.allSatisfy { time, sent in sent.split(separator: ".").last?.count == 6 && abs(Double(sent)! - time) <= 0.0005 })

@@ -160,7 +160,7 @@ import Glibc
         #expect(result.stdout.contains("over 5 seeds"))
         // How far ns-3 holds the simulated network (low-end's own, lte), after the recommendation;
         // then that ns-3's check replays none of the skimmer's sessions the search also ran.
-        #expect(result.stdout.hasSuffix("\n  network lte (HTTP/1.1): ns-3 holds reader downloads and browser distributions (docs/network.md)\n"
+        #expect(result.stdout.hasSuffix("\n  network lte (HTTP/2): ns-3 holds reader downloads and browser distributions (docs/network.md)\n"
             + "  ns-3 replays no skimmer session: those runs are the model's alone (docs/network.md)\n"))
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 })
         let front = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")

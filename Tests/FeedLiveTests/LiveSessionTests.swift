@@ -16,7 +16,15 @@ import Testing
     static func configuration(seconds: Int64) throws -> RunConfiguration {
         try RunConfiguration.standard(profile: DeviceProfile.named("low-end"), policy: PolicySpec.parse("lru", source: "test"),
                                       window: .items(PrefetchWindow(ahead: 20)), workload: .behavior(.browser, duration: seconds * 1_000_000_000), seed: 1,
-                                      network: NetworkProfile.named("wifi"))
+                                      network: wifiOverHTTP11())
+    }
+
+    /// The wifi preset over HTTP/1.1 (the presets speak HTTP/2, which needs TLS): the server
+    /// these runs start speaks plain HTTP.
+    static func wifiOverHTTP11() throws -> NetworkProfile {
+        var network = try NetworkProfile.named("wifi")
+        network.http = "1.1"
+        return network
     }
 
     /// The image ids a request log shows requested, finished or abandoned: whether a download
@@ -33,7 +41,7 @@ import Testing
         try await TimedRounds.check { _ in
             let configuration = try Self.configuration(seconds: 10)
             let log = try ScratchFolder.make().appendingPathComponent("serve.csv").path
-            let network = try NetworkProfile.named("wifi")
+            let network = try Self.wifiOverHTTP11()
             let server = try await LiveServers.feed(ServeConditions(network: network), seed: configuration.seed, log: log)
             // On a thread of its own: the run blocks the thread it runs on for 10 s.
             let (live, reports) = try await OwnThreads.run { _ in

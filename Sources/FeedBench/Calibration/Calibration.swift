@@ -181,6 +181,10 @@ public struct Calibration {
         network.name = "calibrated"
         fit.host = host
         let mine = requests.lazy.filter { $0.host == host && $0.status != 0 }
+        // The HTTP version most of its requests went over (the preset's when the capture is silent).
+        let versions = mine.compactMap(\.http)
+        let http2 = versions.filter { $0 == "2" }.count
+        if !versions.isEmpty { network.http = 2 * http2 > versions.count ? "2" : "1.1" }
         let images = mine.filter { $0.kind == .image && $0.status == 200 && $0.bodyBytes != nil }
 
         var roundTrips = Array(mine.compactMap(\.connect))

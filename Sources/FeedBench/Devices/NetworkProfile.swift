@@ -38,8 +38,9 @@ public struct NetworkProfile: Sendable, Hashable {
     public var recoveryTimeoutKeepsThreshold: Bool
     /// Whether connections speak TLS 1.3 (one more round trip to open).
     public var tls: Bool
-    /// The HTTP version: "1.1" (one response at a time per connection, `connectionsPerHost`
-    /// connections) or "2" (one connection per host, its responses multiplexed as streams).
+    /// The HTTP version: "2" (one connection per host, its responses multiplexed as streams:
+    /// the presets', as URLSession negotiates it with the CDNs that serve images) or "1.1" (one
+    /// response at a time per connection, `connectionsPerHost` connections).
     public var http: String
     /// HTTP/2: the streams the server lets a connection carry at once, its
     /// SETTINGS_MAX_CONCURRENT_STREAMS (RFC 9113 recommends no fewer than 100; nginx's default
@@ -121,23 +122,24 @@ public struct NetworkProfile: Sendable, Hashable {
     static let cellularIdleTimeout: Int64 = 3_000_000_000
 
     // Network Link Conditioner's presets (DESIGN.md §5): downlink and uplink rate, delay and
-    // loss as NLC sets them; the bottleneck buffer is dummynet's default queue of 50 slots.
+    // loss as NLC sets them; the bottleneck buffer is dummynet's default queue of 50 slots;
+    // HTTP/2, as image CDNs serve it (HTTP/1.1 stays a choice: `--http 1.1`).
     public static let wifi = NetworkProfile(name: "wifi", bitsPerSecond: 40_000_000, oneWayDelay: 1 * millisecond...1 * millisecond,
-                                            uplinkBitsPerSecond: 33_000_000, uplinkDelay: 1 * millisecond)
+                                            uplinkBitsPerSecond: 33_000_000, uplinkDelay: 1 * millisecond, http: "2")
     public static let dsl = NetworkProfile(name: "dsl", bitsPerSecond: 2_000_000, oneWayDelay: 5 * millisecond...5 * millisecond,
-                                           uplinkBitsPerSecond: 256_000, uplinkDelay: 5 * millisecond)
+                                           uplinkBitsPerSecond: 256_000, uplinkDelay: 5 * millisecond, http: "2")
     public static let lte = NetworkProfile(name: "lte", bitsPerSecond: 50_000_000, oneWayDelay: 50 * millisecond...50 * millisecond,
                                            uplinkBitsPerSecond: 10_000_000, uplinkDelay: 65 * millisecond,
-                                           idleTimeout: cellularIdleTimeout)
+                                           http: "2", idleTimeout: cellularIdleTimeout)
     public static let threeG = NetworkProfile(name: "3g", bitsPerSecond: 780_000, oneWayDelay: 100 * millisecond...100 * millisecond,
                                               uplinkBitsPerSecond: 330_000, uplinkDelay: 100 * millisecond,
-                                              idleTimeout: cellularIdleTimeout)
+                                              http: "2", idleTimeout: cellularIdleTimeout)
     public static let edge = NetworkProfile(name: "edge", bitsPerSecond: 240_000, oneWayDelay: 400 * millisecond...400 * millisecond,
                                             uplinkBitsPerSecond: 200_000, uplinkDelay: 440 * millisecond,
-                                            idleTimeout: cellularIdleTimeout)
+                                            http: "2", idleTimeout: cellularIdleTimeout)
     public static let veryBad = NetworkProfile(name: "very-bad", bitsPerSecond: 1_000_000, oneWayDelay: 500 * millisecond...500 * millisecond,
                                                loss: 0.10, uplinkBitsPerSecond: 1_000_000, uplinkDelay: 500 * millisecond, uplinkLoss: 0.10,
-                                               idleTimeout: cellularIdleTimeout)
+                                               http: "2", idleTimeout: cellularIdleTimeout)
 
     /// The presets, in the order reports list them.
     public static let builtIn: [NetworkProfile] = [wifi, dsl, lte, threeG, edge, veryBad]

@@ -28,8 +28,8 @@ public enum NetworkAgreement {
     static let checked: [Checked] = [
         Checked(http: "1.1", session: .reader, perDownload: ["wifi", "lte", "very-bad"], distributions: ["3g", "dsl", "lte", "wifi"]),
         Checked(http: "1.1", session: .browser, perDownload: ["wifi"], distributions: ["dsl", "lte", "wifi"]),
-        Checked(http: "2", session: .reader, perDownload: ["dsl", "lte", "wifi"], distributions: ["dsl", "edge", "lte", "wifi"]),
-        Checked(http: "2", session: .browser, perDownload: ["dsl", "wifi"], distributions: ["dsl", "lte", "wifi"]),
+        Checked(http: "2", session: .reader, perDownload: ["3g", "dsl", "lte", "wifi"], distributions: ["3g", "dsl", "edge", "lte", "wifi"]),
+        Checked(http: "2", session: .browser, perDownload: ["dsl", "wifi"], distributions: ["3g", "dsl", "lte", "wifi"]),
     ]
 
     /// How closely ns-3 holds one session kind on a network.

@@ -152,6 +152,15 @@ final class SimulatedNetwork {
     private let wirePerPayload: Double
     /// Whether the network speaks HTTP/2 (kept: the hot paths ask often).
     private let multiplexes: Bool
+    /// Whether a full buffer drops segments in adjacent pairs: a packet crosses the bottleneck in
+    /// less than the receiver's delayed-ACK timer, so each acknowledgement covers two segments,
+    /// slow start answers it with four packets where two left, and SACK's recovery resends each
+    /// pair of holes at one instant. On a slower link (edge: 50 ms a packet) every segment is
+    /// acknowledged alone: holes and retransmissions go one by one, each into the slot the last
+    /// departure freed, so a full buffer loses no retransmission (docs/network.md).
+    let holesComeInPairs: Bool
+    /// The receiver's delayed-ACK timer: Linux's minimum, as the reference check sets ns-3's.
+    static let delayedAcknowledgementTimeout: Int64 = 40_000_000
     /// HTTP/2: the streams a round is shared among and their bytes (kept to spare allocations).
     @exclusivity(unchecked) private var shares: [(exchange: Int, bytes: Double)] = []
 
@@ -162,6 +171,7 @@ final class SimulatedNetwork {
         wirePerPayload = (segment + Sizes.headers) / segment
         multiplexes = network.multiplexes
         bottleneck = Bottleneck(bitsPerSecond: network.bitsPerSecond, packets: network.bufferPackets, packetWire: segment + Sizes.headers)
+        holesComeInPairs = (segment + Sizes.headers) / bottleneck.wirePerNanosecond < Double(Self.delayedAcknowledgementTimeout)
     }
 
     // MARK: Requests
@@ -576,17 +586,23 @@ final class SimulatedNetwork {
         case .timeout:
             connections[c].window.timedOut(at: now)
         }
-        // Fast retransmit's retransmissions meet the buffer as it is now, or, in slow start, as
-        // the acknowledgements before the loss refilled it: without room for them the first
-        // few are lost (`Transfer.retransmissionsLostToAFullBuffer`), the timer runs from the
-        // round's last acknowledgement, and only they wait for it; SACK repairs the round's
-        // other losses in the recovery.
+        // Fast retransmit's retransmissions, in pairs, meet the buffer as it is now, or, in slow
+        // start, as the acknowledgements before the loss refilled it: without room for them the
+        // first few are lost (`Transfer.retransmissionsLostToAFullBuffer`), the timer runs from
+        // the round's last acknowledgement, and only they wait for it; SACK repairs the round's
+        // other losses in the recovery. A connection whose first loss ended an overshoot with a
+        // buffer's worth still to send (`Transfer.overshot`) kept the buffer full itself until
+        // it saw the loss, whatever the buffer holds now.
         var met = arrivedWire(at: now)
         if loss == .fastRecovery && slowStart {
             met = max(met, connections[c].transfer.riseBeforeRetransmission(segment: Double(network.maxSegmentBytes)) * wirePerPayload)
         }
-        if loss == .fastRecovery && bottleneck.capacity - met < connections[c].transfer.lostInRound * wirePerPayload {
-            let lost = connections[c].transfer.lostInRound
+        let lost = connections[c].transfer.lostInRound
+        let segment = Double(network.maxSegmentBytes)
+        let noRoom = bottleneck.capacity - met < lost * wirePerPayload
+        let keptFull = connections[c].transfer.overshot && lost >= 2 * segment
+            && connections[c].transfer.unsent - lost >= Double(network.bufferPackets) * segment
+        if loss == .fastRecovery && holesComeInPairs && (noRoom || keptFull) {
             let doomed = min(lost, Double(Transfer.retransmissionsLostToAFullBuffer * network.maxSegmentBytes))
             connections[c].transfer.awaitingTimeout += doomed
             if multiplexes {
@@ -675,6 +691,14 @@ final class SimulatedNetwork {
         let after = (loss.tailDrop ? 0 : loss.packets - 1 - loss.first) + max(0, newData)
         if after >= 3 && !connections[c].transfer.recovering {
             connections[c].transfer.pendingLoss = .fastRecovery
+            connections[c].transfer.nextRound = now + roundTrip
+            // Slow start's first overshoot: a window beyond what the path and the buffer hold.
+            connections[c].transfer.overshot = !connections[c].hasRecovered
+                && window.window * wirePerPayload >= bottleneck.capacity + bottleneck.wirePerNanosecond * Double(network.baseRoundTrip)
+            connections[c].hasRecovered = true
+        } else if after >= 3 && !holesComeInPairs {
+            // Holes one by one: the recovery's retransmissions each took a freed slot, so what
+            // its round lost is new data, which SACK repairs in the same recovery.
             connections[c].transfer.nextRound = now + roundTrip
         } else {
             // The timer runs from the last acknowledgement, a round trip after the round left.

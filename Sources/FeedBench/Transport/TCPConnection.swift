@@ -10,6 +10,9 @@ struct TCPConnection: Sendable {
     var window: CongestionWindow
     /// The bytes under way, a round trip at a time: the TLS flight, then the responses.
     var transfer = Transfer()
+    /// Whether fast retransmit has started a recovery on it yet: slow start's first overshoot
+    /// is then behind it (`Transfer.overshot`).
+    var hasRecovered = false
     /// Responses under way on it (HTTP/2's open streams; 0 or 1 over HTTP/1.1).
     private(set) var streams = 1
     private(set) var isClosed = false

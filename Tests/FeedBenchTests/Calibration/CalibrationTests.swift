@@ -117,6 +117,19 @@ import Testing
         #expect { _ = try Workload(json: Data(missing.utf8), source: "w.json") } throws: { "\($0)".hasPrefix("w.json: ") }
     }
 
+    /// The fitted network speaks the HTTP version the capture's requests went over (a HAR's
+    /// `httpVersion`: `h2` or `HTTP/1.1`), so that its connections are the capture's: one over
+    /// HTTP/2, six over HTTP/1.1.
+    @Test func aCaptureKeepsTheHTTPVersionItsRequestsWentOver() throws {
+        for http in NetworkProfile.httpVersions {
+            var har = SyntheticHAR()
+            har.network.http = http
+            #expect(try Self.fitted(har).1.network.http == http)
+        }
+        #expect(CaptureSources.httpVersion("http/2.0") == "2" && CaptureSources.httpVersion("HTTP/1.1") == "1.1")
+        #expect(CaptureSources.httpVersion("h3") == nil && CaptureSources.httpVersion("") == nil)
+    }
+
     /// The round trip through the simulator: a session on the workload fitted from a capture of
     /// a known model stalls and requests as a session on that model does — over 9 seeds, stalls
     /// within 15 % and requests within 5 % (the fit resamples sizes, so runs differ image by
@@ -160,7 +173,7 @@ import Testing
     /// A symmetric network (calibration takes one) of `bitsPerSecond` and a 60 ms round trip
     /// with `bufferPackets` at its bottleneck.
     static func selfTestNetwork(bitsPerSecond: Int64, bufferPackets: Int = NetworkProfile.wifi.bufferPackets) -> NetworkProfile {
-        var network = NetworkProfile.wifi
+        var network = NetworkProfile.wifi.overHTTP11  // as the logs these tests write say (http/1.1)
         network.bitsPerSecond = bitsPerSecond
         network.uplinkBitsPerSecond = bitsPerSecond
         network.oneWayDelay = 30_000_000...30_000_000

@@ -36,11 +36,13 @@ struct SyntheticHAR {
             defer { clock += time + 1 }
             var content: [String: Any] = ["size": size, "mimeType": mime]
             if let text { content["text"] = text }
+            // The version the capture's network speaks, as Safari's inspector names it.
+            let version = network.multiplexes ? "h2" : "HTTP/1.1"
             return [
                 "startedDateTime": formatter.string(from: Date(timeIntervalSince1970: clock / 1_000)), "time": time,
-                "request": ["method": "GET", "url": url, "httpVersion": "h2", "headers": [], "queryString": [], "cookies": [],
+                "request": ["method": "GET", "url": url, "httpVersion": version, "headers": [], "queryString": [], "cookies": [],
                             "headersSize": -1, "bodySize": 0],
-                "response": ["status": status, "statusText": "", "httpVersion": "h2", "headers": headers, "cookies": [],
+                "response": ["status": status, "statusText": "", "httpVersion": version, "headers": headers, "cookies": [],
                              "content": content, "redirectURL": status == 302 ? url + "?r" : "", "headersSize": -1, "bodySize": body],
                 "cache": [:], "timings": timings, "connection": String(connection),
             ]

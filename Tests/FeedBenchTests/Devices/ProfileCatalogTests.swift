@@ -56,6 +56,6 @@ import Testing
             #expect(lines.contains { $0.hasPrefix(network.name + " ") }, "\(network.name)")
         }
         #expect(text.contains("low-end   3072     1000    1400           450         150     250        800       0.30 ms"))
-        #expect(text.contains("lte             50.00        50     10.000        65       0          50  1.3   1.1            6"))
+        #expect(text.contains("lte             50.00        50     10.000        65       0          50  1.3     2            6"))
     }
 }

@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func aResponseEndedEarlyClosesItsConnectionInTheModel() {
-        let network = ServedNetwork(profile: .lte, seed: 1)
+        let network = ServedNetwork(profile: NetworkProfile.lte.overHTTP11, seed: 1)
         let first = network.send(.images, bodyBytes: 500_000, at: 0)
         #expect(first.opened && first.connection == 1)
         let part = network.progress(first.id, at: 700_000_000, awaitingBody: 500_000)

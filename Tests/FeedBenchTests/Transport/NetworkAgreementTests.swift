@@ -28,17 +28,21 @@ import Testing
 
     @Test func aPresetSaysWhichSessionsHoldAndHowClosely() {
         #expect(NetworkAgreement.summary(of: .lte)
-            == "  network lte (HTTP/1.1): ns-3 holds reader downloads and browser distributions (docs/network.md)")
+            == "  network lte (HTTP/2): ns-3 holds reader downloads and browser distributions (docs/network.md)")
         #expect(NetworkAgreement.summary(of: .wifi)
-            == "  network wifi (HTTP/1.1): ns-3 holds reader and browser downloads (docs/network.md)")
+            == "  network wifi (HTTP/2): ns-3 holds reader and browser downloads (docs/network.md)")
         #expect(NetworkAgreement.summary(of: .threeG)
+            == "  network 3g (HTTP/2): ns-3 holds reader downloads and browser distributions (docs/network.md)")
+        var threeG = NetworkProfile.threeG
+        threeG.http = "1.1"
+        #expect(NetworkAgreement.summary(of: threeG)
             == "  network 3g (HTTP/1.1): ns-3 holds reader distributions, not browser sessions (docs/network.md)")
         var edge = NetworkProfile.edge
         #expect(NetworkAgreement.summary(of: edge)
-            == "  network edge (HTTP/1.1): not held by ns-3: the answer is the model's alone (docs/network.md)")
-        edge.http = "2"
-        #expect(NetworkAgreement.summary(of: edge)
             == "  network edge (HTTP/2): ns-3 holds reader distributions, not browser sessions (docs/network.md)")
+        edge.http = "1.1"
+        #expect(NetworkAgreement.summary(of: edge)
+            == "  network edge (HTTP/1.1): not held by ns-3: the answer is the model's alone (docs/network.md)")
         for http in NetworkProfile.httpVersions {
             for var network in NetworkProfile.builtIn {
                 network.http = http
@@ -68,8 +72,10 @@ import Testing
             == [lte, "  1 workload is not among ns-3's sessions" + tail])
         // One held network is enough for the line; where ns-3 holds nothing, the network's own
         // line already says the answer is the model's alone.
-        #expect(NetworkAgreement.lines(networks: [.edge, .lte], workloads: behaviors(.skimmer)).count == 3)
-        #expect(NetworkAgreement.lines(networks: [.edge], workloads: behaviors(.skimmer)) == [NetworkAgreement.summary(of: .edge)])
+        var unheld = NetworkProfile.edge
+        unheld.http = "1.1"
+        #expect(NetworkAgreement.lines(networks: [unheld, .lte], workloads: behaviors(.skimmer)).count == 3)
+        #expect(NetworkAgreement.lines(networks: [unheld], workloads: behaviors(.skimmer)) == [NetworkAgreement.summary(of: unheld)])
         var deeper = NetworkProfile.lte
         deeper.bufferPackets = 1_000
         #expect(NetworkAgreement.lines(networks: [deeper], workloads: behaviors(.skimmer)) == [NetworkAgreement.summary(of: deeper)])
@@ -79,8 +85,8 @@ import Testing
     @Test func aNetworkOfOnesOwnOrAChangedPresetIsNotHeld() {
         var deeper = NetworkProfile.lte
         deeper.bufferPackets = 1_000
-        #expect(NetworkAgreement.summary(of: deeper) == "  network lte (HTTP/1.1): a changed preset: ns-3 holds only the presets (docs/network.md)")
+        #expect(NetworkAgreement.summary(of: deeper) == "  network lte (HTTP/2): a changed preset: ns-3 holds only the presets (docs/network.md)")
         deeper.name = "my-lte"
-        #expect(NetworkAgreement.summary(of: deeper) == "  network my-lte (HTTP/1.1): not a preset: ns-3 holds only the presets (docs/network.md)")
+        #expect(NetworkAgreement.summary(of: deeper) == "  network my-lte (HTTP/2): not a preset: ns-3 holds only the presets (docs/network.md)")
     }
 }

@@ -33,7 +33,7 @@ import Testing
     static func serialization(_ bytes: Double, _ bitsPerSecond: Int64) -> Int64 { Int64((bytes * 8e9 / Double(bitsPerSecond)).rounded(.up)) }
 
     @Test func aFreshConnectionPaysTheTCPAndTLSHandshakesBeforeItsRequest() {
-        let lte = NetworkProfile.lte
+        let lte = NetworkProfile.lte.overHTTP11
         let wire = 1_500.0 / 1_448.0
         let sizes = SimulatedNetwork.Sizes.self
         // SYN up, SYN-ACK down; ClientHello up, the server's flight down; the request up, the
@@ -52,13 +52,13 @@ import Testing
     }
 
     @Test func aReusedConnectionSkipsTheHandshakesAndAClosedOneOpensAnew() {
-        let network = SimulatedNetwork(network: .lte, seed: 1)
+        let network = SimulatedNetwork(network: NetworkProfile.lte.overHTTP11, seed: 1)
         let first = network.send(.image(url: 1, serial: 1), to: .images, responseBytes: 10_000, at: 0)
         let done = Self.finishTimes(network)[0].1
         let second = network.send(.image(url: 2, serial: 2), to: .images, responseBytes: 10_000, at: done)
         #expect(first.opened && !second.opened && second.connection == first.connection)
         let reused = Self.finishTimes(network)[0].1 - done
-        #expect(reused < NetworkProfile.lte.baseRoundTrip + 10_000_000, "one round trip and the bytes: \(reused)")
+        #expect(reused < NetworkProfile.lte.overHTTP11.baseRoundTrip + 10_000_000, "one round trip and the bytes: \(reused)")
         // A response cancelled mid-transfer closes its connection (HTTP/1.1): the next request
         // opens a new one, and the API's host has connections of its own.
         let start = done + reused
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func slowStartMakesALargeDownloadOnAFreshConnectionTakeRoundTrips() {
-        let lte = NetworkProfile.lte
+        let lte = NetworkProfile.lte.overHTTP11
         // 600 KB at 50 Mbit/s is 100 ms of bytes; slow start from 10 segments needs about six
         // round trips of 115 ms after the three of the handshakes and the request.
         let took = Self.alone(600_000, on: lte)
@@ -88,7 +88,7 @@ import Testing
         // 600 KB at 240 kbit/s: 20.7 s of wire bytes, and the handshakes' 2.6 s. Slow start left
         // alone overshoots the 50 packets by 37 and ends in a timeout (30.2 s); ns-3's HyStart
         // ends it at 89 segments (23.9 s in ns-3 3.44).
-        let edge = NetworkProfile.edge
+        let edge = NetworkProfile.edge.overHTTP11
         let took = Self.alone(600_000, on: edge)
         let wire = Self.serialization(600_300 * 1_500 / 1_448, edge.bitsPerSecond)
         #expect(took > wire && took < wire + 4 * edge.baseRoundTrip, "\(took)")
@@ -98,7 +98,7 @@ import Testing
     /// before its first loss, and the larger burst of losses can end in a timeout. A buffer that
     /// never overflows is the fastest.)
     @Test func moreBytesNeverArriveSoonerAndNoBufferBeatsOneThatNeverOverflows() {
-        for profile in [NetworkProfile.wifi, .dsl, .lte, .threeG, .edge] {
+        for profile in [NetworkProfile.wifi, .dsl, .lte, .threeG, .edge].map(\.overHTTP11) {
             var last: Int64 = 0
             for kilobytes in stride(from: 10, through: 800, by: 30) {
                 let took = Self.alone(Int64(kilobytes) * 1_000, on: profile)
@@ -126,8 +126,8 @@ import Testing
     /// losses are repaired in the recovery, which goes on sending new data at its cut window, and
     /// the lost ones wait for one retransmission timer, which later losses wait for too.
     @Test func aRecoveryWhoseRetransmissionsMeetAFullBufferKeepsSendingAndWaitsForOneTimer() {
-        let network = Self.launch(on: .dsl)
-        let dropped = Double(Transfer.retransmissionsLostToAFullBuffer * NetworkProfile.dsl.maxSegmentBytes)
+        let network = Self.launch(on: NetworkProfile.dsl.overHTTP11)
+        let dropped = Double(Transfer.retransmissionsLostToAFullBuffer * NetworkProfile.dsl.overHTTP11.maxSegmentBytes)
         var timers: [Int: Int64] = [:]
         var sentWhileWaiting: Set<Int> = []
         var fired = 0
@@ -162,13 +162,61 @@ import Testing
         #expect(delivered == 6, "and every response still arrived")
     }
 
+    /// A full buffer drops segments in adjacent pairs only where a packet crosses the link in
+    /// less than the receiver's 40 ms delayed-ACK timer; on edge (50 ms a packet) every segment
+    /// is acknowledged alone, holes and retransmissions go one by one into freed slots, and a
+    /// launch that overflows the buffer recovers without a retransmission waiting for the timer,
+    /// over either HTTP version.
+    @Test func aLinkSlowerThanTheDelayedACKTimerLosesNoRetransmission() {
+        #expect([NetworkProfile.wifi, .dsl, .lte, .threeG, .veryBad].allSatisfy { SimulatedNetwork(network: $0, seed: 1).holesComeInPairs })
+        #expect(!SimulatedNetwork(network: .edge, seed: 1).holesComeInPairs)
+        for edge in [NetworkProfile.edge, NetworkProfile.edge.overHTTP11] {
+            let network = SimulatedNetwork(network: edge, seed: 1)
+            for url in 1...6 { network.send(.image(url: UInt64(url), serial: url), to: .images, responseBytes: 100_000, at: 0) }
+            var delivered = 0
+            while let time = network.nextTime() {
+                delivered += network.takeDelivered(at: time).count
+                #expect(network.connections.allSatisfy { $0.transfer.awaitingTimeout == 0 }, "HTTP/\(edge.http) at \(time) ns")
+            }
+            #expect(network.connections.contains { $0.hasRecovered }, "HTTP/\(edge.http): the launch overflowed the buffer")
+            #expect(delivered == 6)
+        }
+    }
+
+    /// One HTTP/2 connection carrying a launch (five 150 KB images on 3g) overshoots in slow
+    /// start far beyond what the path and the buffer hold, and keeps the buffer full itself
+    /// until it sees the loss: its first recovery's retransmissions meet the full buffer and
+    /// wait for the timer (ns-3: five of them lost, the timer resending them 2.3 s later), and
+    /// every response still arrives. Behind a buffer that holds the whole window nothing is lost.
+    @Test func aLoneConnectionsFirstOvershootLosesItsRetransmissionsToTheBufferItKeptFull() {
+        func launch(bufferPackets: Int) -> (overshot: Bool, waited: Bool, delivered: Int) {
+            var profile = NetworkProfile.threeG
+            profile.bufferPackets = bufferPackets
+            let network = SimulatedNetwork(network: profile, seed: 1)
+            for url in 1...5 { network.send(.image(url: UInt64(url), serial: url), to: .images, responseBytes: 150_000, at: 0) }
+            var (overshot, waited, delivered) = (false, false, 0)
+            while let time = network.nextTime() {
+                delivered += network.takeDelivered(at: time).count
+                #expect(network.connections.count == 1, "one connection")
+                let transfer = network.connections[0].transfer
+                overshot = overshot || transfer.overshot
+                waited = waited || (transfer.overshot && transfer.timeoutAt != .max && transfer.awaitingTimeout > 0)
+            }
+            return (overshot, waited, delivered)
+        }
+        let shallow = launch(bufferPackets: 50)
+        #expect(shallow.overshot && shallow.waited && shallow.delivered == 5, "\(shallow)")
+        let deep = launch(bufferPackets: 10_000)
+        #expect(!deep.overshot && !deep.waited && deep.delivered == 5, "\(deep)")
+    }
+
     /// When the timer of a recovery whose retransmissions met a full buffer fires, the
     /// connection keeps the threshold the recovery set, as Linux does; with
     /// `recoveryTimeoutKeepsThreshold` off it drops to β of the recovery's window (or of what was
     /// in flight, if more), as ns-3's does.
     @Test func aTimeoutDuringRecoveryKeepsTheRecoverysThresholdUnlessTheNetworkSaysOtherwise() {
         func thresholdsAtTimeouts(keeping: Bool) -> [(before: Double, after: Double)] {
-            var profile = NetworkProfile.dsl
+            var profile = NetworkProfile.dsl.overHTTP11
             profile.recoveryTimeoutKeepsThreshold = keeping
             let network = Self.launch(on: profile)
             var armed: [Int: Double] = [:]
@@ -192,7 +240,7 @@ import Testing
         #expect(ns3.contains { $0.after < $0.before } && ns3.allSatisfy { $0.after <= $0.before }, "\(ns3)")
         // At least β of the recovery's window (ns-3's CUBIC takes it from the window, which
         // proportional rate reduction has brought to the recovery's threshold), in whole segments.
-        let segment = Double(NetworkProfile.dsl.maxSegmentBytes)
+        let segment = Double(NetworkProfile.dsl.overHTTP11.maxSegmentBytes)
         #expect(ns3.allSatisfy { $0.after >= (($0.before / segment).rounded(.down) * CongestionWindow.beta).rounded(.down) * segment }, "\(ns3)")
     }
 
@@ -207,7 +255,7 @@ import Testing
     /// connections on lte, low-end seed 8, all end their recoveries in the timeout).
     @Test func fastRetransmitRepairsALossWhenTheRetransmissionsFindRoomInTheBuffer() {
         func recoveries(downloads: Int, bytes: Int64 = 3_000_000) -> (fast: Int, timers: Int) {
-            let network = SimulatedNetwork(network: .lte, seed: 1)
+            let network = SimulatedNetwork(network: NetworkProfile.lte.overHTTP11, seed: 1)
             for url in 1...downloads { network.send(.image(url: UInt64(url), serial: url), to: .images, responseBytes: bytes, at: 0) }
             var seen: [Int: (Transfer.PendingLoss, Int64)] = [:]
             var counts = (fast: 0, timers: 0)
@@ -240,9 +288,9 @@ import Testing
         // 3g: one download slow-starting into the 50-packet buffer. Each clocked round is queued
         // whole at its start, but reaches the buffer over half its drain time (two packets for
         // each acknowledged): a burst sent meanwhile meets only the part already there.
-        let network = SimulatedNetwork(network: .threeG, seed: 1)
+        let network = SimulatedNetwork(network: NetworkProfile.threeG.overHTTP11, seed: 1)
         network.send(.image(url: 1, serial: 1), to: .images, responseBytes: 2_000_000, at: 0)
-        let rate = Double(NetworkProfile.threeG.bitsPerSecond) / 8e9
+        let rate = Double(NetworkProfile.threeG.overHTTP11.bitsPerSecond) / 8e9
         var checked = 0
         while let time = network.nextTime(), checked == 0 {
             _ = network.takeDelivered(at: time)
@@ -250,7 +298,7 @@ import Testing
                   case let transfer = network.connections[download.connection].transfer, transfer.clocked,
                   transfer.arrival.start == time, transfer.arrival.wire > 10 * 1_500,
                   // a slow-start round: a congestion-avoidance one arrives over the round trip
-                  transfer.arrival.span < NetworkProfile.threeG.baseRoundTrip
+                  transfer.arrival.span < NetworkProfile.threeG.overHTTP11.baseRoundTrip
             else { continue }
             let arrival = transfer.arrival
             #expect(abs(Double(arrival.span) - (arrival.wire / 2 / rate).rounded(.up)) <= 1)
@@ -267,7 +315,7 @@ import Testing
         // 3g: a download slow-starting, and a small one whose connection is then idle. A burst
         // on that connection is sent to start just as one of the download's slow-start rounds
         // does, at a moment when that whole round queued at once would leave no room for it.
-        let profile = NetworkProfile.threeG
+        let profile = NetworkProfile.threeG.overHTTP11
         func network() -> SimulatedNetwork {
             let network = SimulatedNetwork(network: profile, seed: 1)
             network.send(.image(url: 1, serial: 1), to: .images, responseBytes: 2_000_000, at: 0)
@@ -305,10 +353,10 @@ import Testing
     }
 
     @Test func theAPIsAnswerQueuesBehindImageData() {
-        let alone = SimulatedNetwork(network: .threeG, seed: 1)
+        let alone = SimulatedNetwork(network: NetworkProfile.threeG.overHTTP11, seed: 1)
         alone.send(.api(launch: 0), to: .api, responseBytes: 900, think: 50_000_000, at: 0)
         let quiet = Self.finishTimes(alone)[0].1
-        let busy = SimulatedNetwork(network: .threeG, seed: 1)
+        let busy = SimulatedNetwork(network: NetworkProfile.threeG.overHTTP11, seed: 1)
         for url in 1...6 { busy.send(.image(url: UInt64(url), serial: url), to: .images, responseBytes: 200_000, at: 0) }
         busy.send(.api(launch: 0), to: .api, responseBytes: 900, think: 50_000_000, at: 0)
         let behind = Self.finishTimes(busy).first { $0.0 == .api(launch: 0) }!.1
@@ -317,7 +365,7 @@ import Testing
 
     @Test func anIdleConnectionRestartsFromTheInitialWindowOnlyWithSlowStartRestart() {
         func secondDownload(restart: Bool) -> Int64 {
-            var profile = NetworkProfile.lte
+            var profile = NetworkProfile.lte.overHTTP11
             profile.slowStartAfterIdle = restart
             profile.idleTimeout = 600_000_000_000
             // A buffer the idle window's burst fits in: the restart's rounds alone make the difference.
@@ -328,11 +376,11 @@ import Testing
             network.send(.image(url: 2, serial: 2), to: .images, responseBytes: 500_000, at: done + 10_000_000_000)
             return Self.finishTimes(network)[0].1 - done - 10_000_000_000
         }
-        #expect(secondDownload(restart: true) > secondDownload(restart: false) + NetworkProfile.lte.baseRoundTrip)
+        #expect(secondDownload(restart: true) > secondDownload(restart: false) + NetworkProfile.lte.overHTTP11.baseRoundTrip)
     }
 
     @Test func randomLossIsRecoveredAndTheSameSeedGivesTheSameTimes() {
-        let lossy = NetworkProfile.veryBad
+        let lossy = NetworkProfile.veryBad.overHTTP11
         var clean = lossy
         clean.loss = 0
         clean.uplinkLoss = 0
@@ -349,7 +397,7 @@ import Testing
 
     @Test(arguments: ["1.1", "2"])
     func lookingAtTheNetworkBetweenItsEventsChangesNothing(http: String) {
-        for var profile in [NetworkProfile.wifi, .lte, .threeG] {
+        for var profile in [NetworkProfile.wifi, .lte, .threeG].map(\.overHTTP11) {
             profile.http = http
             func run(peekingEvery step: Int64?) -> [(SimulatedNetwork.Payload, Int64)] {
                 let network = SimulatedNetwork(network: profile, seed: 3)

@@ -20,6 +20,7 @@ struct CaptureSources {
             wireBytes: entry.transferredBytes,
             connect: handshake.flatMap { $0 > 0 ? $0 : nil }, wait: timings.wait, receive: timings.receive,
             duration: entry.time, connection: entry.connection)
+        request.http = Self.httpVersion(entry.httpVersion)
         if request.kind == .api, let body = entry.decodedContent { Self.readPage(body, into: &request) }
         if request.kind == .image, let body = entry.decodedContent, let header = ImageHeader.read(body) {
             request.dimensions = [.init(width: header.width, height: header.height, fromHeader: true)]
@@ -50,13 +51,25 @@ struct CaptureSources {
         let abandoned = record.status == RequestLogFile.clientClosed
         // Timed from when it went onto the server's network model, as a replay sends it.
         let held = record.sentOrArrival - record.time
-        return CapturedRequest(kind: kind, start: Double(record.sentOrArrival) / 1e6, host: "bench serve",
+        var request = CapturedRequest(kind: kind, start: Double(record.sentOrArrival) / 1e6, host: "bench serve",
                                status: abandoned ? 0 : record.status,
                                bodyBytes: record.status == 200 && record.bytes > 0 ? Int(record.bytes) : nil, wireBytes: Int(record.bytes),
                                duration: Double(record.duration - held) / 1e6, connection: String(record.connection),
                                serverTime: serverTimes ? Double(record.injectedDelay) / 1e6 : nil,
                                opened: serverTimes ? record.newConnection : nil,
                                responseBytes: Int(abandoned ? record.objectBytes ?? record.bytes : record.bytes))
+        request.http = Self.httpVersion(record.httpProtocol)
+        return request
+    }
+
+    /// A capture's name for an HTTP version — a HAR's `HTTP/1.1`, `h2` or `http/2.0`, a serve
+    /// log's ALPN name — as `NetworkProfile.http` names it; nil for anything else (HTTP/3, none).
+    static func httpVersion(_ name: String) -> String? {
+        switch name.lowercased() {
+        case "http/1.1", "http/1.0": return "1.1"
+        case "h2", "http/2", "http/2.0": return "2"
+        default: return nil
+        }
     }
 
     /// A page's item count and the width × height of items that give them: the top-level array,
