@@ -157,8 +157,10 @@ final class SimulatedNetwork {
     /// slow start answers it with four packets where two left, and SACK's recovery resends each
     /// pair of holes at one instant. On a slower link (edge: 50 ms a packet) every segment is
     /// acknowledged alone: holes and retransmissions go one by one, each into the slot the last
-    /// departure freed, so a full buffer loses no retransmission (docs/network.md).
-    let holesComeInPairs: Bool
+    /// departure freed, so a full buffer loses no retransmission (docs/network.md). O(1).
+    var holesComeInPairs: Bool {
+        (Double(network.maxSegmentBytes) + Sizes.headers) / bottleneck.wirePerNanosecond < Double(Self.delayedAcknowledgementTimeout)
+    }
     /// The receiver's delayed-ACK timer: Linux's minimum, as the reference check sets ns-3's.
     static let delayedAcknowledgementTimeout: Int64 = 40_000_000
     /// HTTP/2: the streams a round is shared among and their bytes (kept to spare allocations).
@@ -171,7 +173,6 @@ final class SimulatedNetwork {
         wirePerPayload = (segment + Sizes.headers) / segment
         multiplexes = network.multiplexes
         bottleneck = Bottleneck(bitsPerSecond: network.bitsPerSecond, packets: network.bufferPackets, packetWire: segment + Sizes.headers)
-        holesComeInPairs = (segment + Sizes.headers) / bottleneck.wirePerNanosecond < Double(Self.delayedAcknowledgementTimeout)
     }
 
     // MARK: Requests
@@ -590,19 +591,13 @@ final class SimulatedNetwork {
         // start, as the acknowledgements before the loss refilled it: without room for them the
         // first few are lost (`Transfer.retransmissionsLostToAFullBuffer`), the timer runs from
         // the round's last acknowledgement, and only they wait for it; SACK repairs the round's
-        // other losses in the recovery. A connection whose first loss ended an overshoot with a
-        // buffer's worth still to send (`Transfer.overshot`) kept the buffer full itself until
-        // it saw the loss, whatever the buffer holds now.
+        // other losses in the recovery.
         var met = arrivedWire(at: now)
         if loss == .fastRecovery && slowStart {
             met = max(met, connections[c].transfer.riseBeforeRetransmission(segment: Double(network.maxSegmentBytes)) * wirePerPayload)
         }
         let lost = connections[c].transfer.lostInRound
-        let segment = Double(network.maxSegmentBytes)
-        let noRoom = bottleneck.capacity - met < lost * wirePerPayload
-        let keptFull = connections[c].transfer.overshot && lost >= 2 * segment
-            && connections[c].transfer.unsent - lost >= Double(network.bufferPackets) * segment
-        if loss == .fastRecovery && holesComeInPairs && (noRoom || keptFull) {
+        if loss == .fastRecovery && holesComeInPairs && (bottleneck.capacity - met < lost * wirePerPayload || keptTheBufferFull(c, lost: lost)) {
             let doomed = min(lost, Double(Transfer.retransmissionsLostToAFullBuffer * network.maxSegmentBytes))
             connections[c].transfer.awaitingTimeout += doomed
             if multiplexes {
@@ -620,6 +615,16 @@ final class SimulatedNetwork {
         connections[c].transfer.nextRound = min(connections[c].transfer.nextRound, connections[c].transfer.timeoutAt)
         // A stream whose bytes had all left waited for the repair (head-of-line blocking).
         if multiplexes { emptied(at: now) }
+    }
+
+    /// Whether connection `c`'s recovery, `lost` bytes lost, ends its first overshoot with two
+    /// segments lost or more and a buffer's worth still to send: such a sender kept the buffer
+    /// full itself until it saw the loss, whatever the buffer holds now
+    /// (`TCPConnection.overshot`). O(1).
+    private func keptTheBufferFull(_ c: Int, lost: Double) -> Bool {
+        let segment = Double(network.maxSegmentBytes)
+        return connections[c].overshot && lost >= 2 * segment
+            && connections[c].transfer.unsent - lost >= Double(network.bufferPackets) * segment
     }
 
     /// Releases what the window allows of the unsent bytes of exchange `i`'s connection into the
@@ -693,7 +698,7 @@ final class SimulatedNetwork {
             connections[c].transfer.pendingLoss = .fastRecovery
             connections[c].transfer.nextRound = now + roundTrip
             // Slow start's first overshoot: a window beyond what the path and the buffer hold.
-            connections[c].transfer.overshot = !connections[c].hasRecovered
+            connections[c].overshot = !connections[c].hasRecovered
                 && window.window * wirePerPayload >= bottleneck.capacity + bottleneck.wirePerNanosecond * Double(network.baseRoundTrip)
             connections[c].hasRecovered = true
         } else if after >= 3 && !holesComeInPairs {

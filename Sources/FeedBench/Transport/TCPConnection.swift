@@ -11,8 +11,14 @@ struct TCPConnection: Sendable {
     /// The bytes under way, a round trip at a time: the TLS flight, then the responses.
     var transfer = Transfer()
     /// Whether fast retransmit has started a recovery on it yet: slow start's first overshoot
-    /// is then behind it (`Transfer.overshot`).
+    /// is then behind it.
     var hasRecovered = false
+    /// Whether the pending recovery ends that first overshoot: the connection's first, from a
+    /// window beyond what the path and the buffer hold. Until it sees the loss, such a sender
+    /// keeps the buffer full itself, and its first pair of retransmissions meets it full
+    /// (ns-3's launches over one connection, 3g: five of them lost, the timer then resending;
+    /// docs/network.md).
+    var overshot = false
     /// Responses under way on it (HTTP/2's open streams; 0 or 1 over HTTP/1.1).
     private(set) var streams = 1
     private(set) var isClosed = false

@@ -32,12 +32,6 @@ struct Transfer: Sendable {
     static let retransmissionsLostToAFullBuffer = 2
     /// When that timer fires (`.max`: it is not running); losses meanwhile wait for it too.
     var timeoutAt: Int64 = .max
-    /// Whether the pending loss ended its connection's first overshoot: the first loss fast
-    /// retransmit repairs on the connection, from a window beyond what the path and the buffer
-    /// hold. Until it sees the loss, such a sender keeps the buffer full itself, and the first
-    /// pair of retransmissions meets it full (ns-3's launches over one connection, 3g: five of
-    /// them lost, the timer then resending; docs/network.md).
-    var overshot = false
     /// How the last clocked round reaches the buffer.
     var arrival = Arrival()
 

@@ -16,7 +16,7 @@ import Testing
             var configuration = PipelineConfiguration(memoryPolicy: PolicySpec(.lru), memoryLimits: .bytes(1 << 30),
                                                       diskLimits: .bytes(1 << 30), prefetch: prefetch)
             configure(&configuration)
-            pipeline = try ImagePipeline(configuration: configuration, profile: .lowEnd, network: .wifiOverHTTP11, seed: 1)
+            pipeline = try ImagePipeline(configuration: configuration, profile: .lowEnd, network: NetworkProfile.wifi.overHTTP11, seed: 1)
         }
 
         /// Gives the prefetcher one batch of images.

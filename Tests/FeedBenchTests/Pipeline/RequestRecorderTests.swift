@@ -51,7 +51,7 @@ import Testing
     /// A connection carries one download at a time, its first request opens it, the API's host
     /// has connections of its own, and at most the network's limit of image connections are busy.
     @Test func downloadsOnOneConnectionDoNotOverlap() throws {
-        let result = try FeedSimulation.run(Self.configuration(network: .wifiOverHTTP11))
+        let result = try FeedSimulation.run(Self.configuration(network: NetworkProfile.wifi.overHTTP11))
         let images = result.requests.filter { $0.path.hasPrefix("/images/") }
         let calls = result.requests.filter { $0.path.hasPrefix("/v1/") }
         #expect(Set(images.map(\.connection)).isDisjoint(with: Set(calls.map(\.connection))))

@@ -9,7 +9,7 @@ import Testing
         ImageDescriptor(url: url, pixelWidth: side, pixelHeight: side, encodedBytes: 200_000)
     }
 
-    static func pipeline(_ preset: CachePreset, network: NetworkProfile = .wifiOverHTTP11,
+    static func pipeline(_ preset: CachePreset, network: NetworkProfile = NetworkProfile.wifi.overHTTP11,
                          configure: (inout PipelineConfiguration) -> Void = { _ in }) throws -> ImagePipeline {
         var configuration = preset.pipeline(on: .lowEnd)
         configure(&configuration)

@@ -198,9 +198,9 @@ import Testing
             while let time = network.nextTime() {
                 delivered += network.takeDelivered(at: time).count
                 #expect(network.connections.count == 1, "one connection")
-                let transfer = network.connections[0].transfer
-                overshot = overshot || transfer.overshot
-                waited = waited || (transfer.overshot && transfer.timeoutAt != .max && transfer.awaitingTimeout > 0)
+                let connection = network.connections[0], transfer = connection.transfer
+                overshot = overshot || connection.overshot
+                waited = waited || (connection.overshot && transfer.timeoutAt != .max && transfer.awaitingTimeout > 0)
             }
             return (overshot, waited, delivered)
         }

@@ -66,8 +66,8 @@ struct CaptureSources {
     /// log's ALPN name — as `NetworkProfile.http` names it; nil for anything else (HTTP/3, none).
     static func httpVersion(_ name: String) -> String? {
         switch name.lowercased() {
-        case "http/1.1", "http/1.0": return "1.1"
-        case "h2", "http/2", "http/2.0": return "2"
+        case RequestLogFile.http11, "http/1.0": return "1.1"
+        case RequestLogFile.http2, "http/2", "http/2.0": return "2"
         default: return nil
         }
     }
