@@ -1,8 +1,8 @@
 import Foundation
 
 /// A class of device the feed runs on: its screen and grid, its memory limits and how fast it
-/// reads and decodes images. The built-in profiles carry DESIGN.md §5's figures; teams bring
-/// their own as JSON (`--profile my-phone.json`, see `DeviceProfile.load(path:)`).
+/// reads and decodes images. The built-in profiles carry docs/facts.md#device-profiles' figures;
+/// teams bring their own as JSON (`--profile my-phone.json`, see `DeviceProfile.load(path:)`).
 ///
 /// Sizes are bytes, speeds bytes per second, times nanoseconds, lengths points.
 public struct DeviceProfile: Sendable, Hashable, Codable {

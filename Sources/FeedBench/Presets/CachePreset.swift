@@ -1,6 +1,7 @@
 /// A whole cache set-up under one name: seed 001's three `CachePolicy` presets and the
-/// defaults of the three iOS image libraries, row by row from DESIGN.md §5 (each library's own
-/// source), so a team can ask "how would Kingfisher's defaults do on a low-end phone?".
+/// defaults of the three iOS image libraries, row by row from docs/facts.md#what-each-library-does
+/// (each library's own source), so a team can ask "how would Kingfisher's defaults do on a
+/// low-end phone?".
 /// Applying a preset replaces the run's memory and disk caches, how images are decoded, how
 /// downloads are queued, the prefetcher and the app's reactions to memory pressure and to the
 /// background.
@@ -70,7 +71,7 @@ public struct CachePreset: Sendable, Hashable {
     /// Seed 001 `conservative`: 5 min, 10 MB, 50 items, TTL.
     public static let conservative = seed(name: "conservative", policy: PolicySpec(.ttl, maxAge: 300), megabytes: 10, count: 50)
 
-    /// Nuke 13.2's default `ImagePipeline` (DESIGN.md §5).
+    /// Nuke 13.2's default `ImagePipeline` (docs/facts.md#what-each-library-does).
     public static let nuke: CachePreset = {
         var nuke = CachePreset(name: "nuke", source: "Nuke 13.2", memoryPolicy: PolicySpec(.clock),
                                memoryCost: .ramShare(0.15, cap: 805_306_368), decodesFullSize: true)
@@ -99,7 +100,8 @@ public struct CachePreset: Sendable, Hashable {
         return preset
     }()
 
-    /// Kingfisher 8.11's defaults with its documented collection-view prefetching (DESIGN.md §5).
+    /// Kingfisher 8.11's defaults with its documented collection-view prefetching
+    /// (docs/facts.md#what-each-library-does).
     public static let kingfisher: CachePreset = {
         var kingfisher = CachePreset(name: "kingfisher", source: "Kingfisher 8.11",
                                      memoryPolicy: PolicySpec(.lru, maxAge: 300, refreshOnAccess: true),
@@ -122,7 +124,7 @@ public struct CachePreset: Sendable, Hashable {
         return kingfisher
     }()
 
-    /// SDWebImage 5.21's defaults (DESIGN.md §5).
+    /// SDWebImage 5.21's defaults (docs/facts.md#what-each-library-does).
     public static let sdwebimage: CachePreset = {
         var sdwebimage = CachePreset(name: "sdwebimage", source: "SDWebImage 5.21", memoryPolicy: PolicySpec(.lru),
                                      memoryCost: .none, decodesFullSize: true)

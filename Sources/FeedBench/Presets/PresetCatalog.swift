@@ -47,7 +47,7 @@ public enum PresetCatalog {
 }
 
 extension CachePreset {
-    /// The preset's behaviour, one line per row of DESIGN.md §5's table.
+    /// The preset's behaviour, one line per row of docs/facts.md#what-each-library-does.
     public var behaviours: [(aspect: String, value: String)] {
         [
             ("memory cache", memoryCacheText),

@@ -2,7 +2,7 @@ import Testing
 @testable import FeedBench
 
 /// The pipeline's contract with cells and the prefetcher: coalescing, priorities and
-/// cancellation by the last requester (DESIGN.md §1.4), driven event by event.
+/// cancellation by the last requester (docs/model.md#the-image-pipeline), driven event by event.
 @Suite struct ImagePipelineTests {
     struct Harness {
         var pipeline: ImagePipeline

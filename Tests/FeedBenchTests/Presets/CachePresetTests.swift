@@ -1,8 +1,8 @@
 import Testing
 @testable import FeedBench
 
-/// Each library preset follows DESIGN.md §5 row by row (Nuke 13.2, Kingfisher 8.11,
-/// SDWebImage 5.21): one test per row, named for the behaviour, driven through the pipeline
+/// Each library preset follows docs/facts.md#what-each-library-does row by row (Nuke 13.2,
+/// Kingfisher 8.11, SDWebImage 5.21): one test per row, named for the behaviour, driven through the pipeline
 /// event by event or through whole runs.
 @Suite struct CachePresetTests {
     static func image(_ url: UInt64, side: Int = 1000) -> ImageDescriptor {

@@ -42,7 +42,7 @@ import Testing
         #expect(frames.framesLate <= frames.frames && frames.longestHitch <= frames.hitchTime, "\(label): \(frames)")
     }
 
-    // MARK: DESIGN.md §5, the decoding row: who decodes on the main thread
+    // MARK: docs/facts.md#what-each-library-does, the decoding row: who decodes on the main thread
 
     @Test func kingfishersDefaultDecodesFullSizeImagesOnTheMainThreadAndHitchesOnTheLowEndPhone() throws {
         #expect(CachePreset.kingfisher.decodesAtFirstDraw && CachePreset.kingfisher.pipeline(on: .lowEnd).decodesOnMainThread)
