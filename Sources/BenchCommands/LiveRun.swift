@@ -24,7 +24,7 @@ extension RunCommand {
             return text
         }
         var run = runs[0]
-        if !httpAsked && server.lowercased().hasPrefix("http://") { run.network.http = "1.1" }
+        if !httpAsked && server.lowercased().hasPrefix("http://") { run.network.http = .http11 }
         return try part.runLive(run, server, pem).result
     }
 }

@@ -122,7 +122,7 @@ struct ServeCommand: ParsableCommand {
         // A preset's HTTP/2 is negotiated in the TLS handshake: without TLS it is served over
         // HTTP/1.1, as a CDN serves a client that offers no h2.
         if tlsRequest == nil && http == nil && NetworkProfile.builtIn.contains(where: { $0.name == (network ?? device.defaultNetwork) }) {
-            start.network.http = "1.1"
+            start.network.http = .http11
         }
         if http == nil { try ServeConditions.checkServed(start.network, overTLS: tlsRequest != nil, source: network ?? "--network") }
         if let conditions {

@@ -58,12 +58,12 @@ struct SessionOptions: ParsableArguments {
         if let http { session.http = try Self.httpVersion(http) }
     }
 
-    /// `--http`'s value, checked: one of `NetworkProfile.httpVersions`.
-    static func httpVersion(_ http: String) throws -> String {
-        guard NetworkProfile.httpVersions.contains(http) else {
+    /// `--http`'s value, checked: one of `HTTPVersion`'s.
+    static func httpVersion(_ http: String) throws -> HTTPVersion {
+        guard let version = HTTPVersion(rawValue: http) else {
             throw InputError(source: "--http", "expected 1.1 or 2, found \(InputError.quote(http))\(http.hasPrefix("3") ? " (HTTP/3 is not modelled)" : "")")
         }
-        return http
+        return version
     }
 }
 

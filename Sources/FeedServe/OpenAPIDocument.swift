@@ -213,7 +213,7 @@ enum OpenAPIDocument {
             cubicPausesWhenIdle: {type: boolean}
             recoveryTimeoutKeepsThreshold: {type: boolean}
             tls: {type: boolean}
-            http: {enum: [\(NetworkProfile.httpVersions.map { "\"\($0)\"" }.joined(separator: ", "))], description: '"2" only over TLS (bench serve --tls), where clients negotiate it'}
+            http: {enum: [\(HTTPVersion.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))], description: '"2" only over TLS (bench serve --tls), where clients negotiate it'}
             connectionsPerHost: {type: integer, minimum: 1, maximum: 1000}
             maxConcurrentStreams: {type: integer, minimum: 1, maximum: 1000000}
             streamWindowBytes: {type: integer, minimum: 1, maximum: 2147483647}

@@ -23,7 +23,7 @@ import Testing
     /// these runs start speaks plain HTTP.
     static func wifiOverHTTP11() throws -> NetworkProfile {
         var network = try NetworkProfile.named("wifi")
-        network.http = "1.1"
+        network.http = .http11
         return network
     }
 
@@ -96,7 +96,7 @@ import Testing
     @Test(.timedAlone) func aLiveRunOverHTTP2SendsStreamsOfOneConnectionAndRequestsOnlyWhatTheSimulationDoes() async throws {
         try await TimedRounds.check { _ in
             var configuration = try Self.configuration(seconds: 10)
-            configuration.network.http = "2"
+            configuration.network.http = .http2
             let log = try ScratchFolder.make().appendingPathComponent("serve.csv").path
             let tls = try ServeTLS.generated(host: "127.0.0.1")
             let server = try await LiveServers.feed(ServeConditions(network: configuration.network), seed: configuration.seed, log: log, tls: tls)

@@ -15,7 +15,7 @@ import Testing
 /// key brought in PEM files are checked before anything is served.
 @Suite(.scratchFolder, .serialized) struct ServeTLSTests {
     /// No delay and 10 Gbit/s, over `http`.
-    static func conditions(http: String, bitsPerSecond: Int64 = 10_000_000_000, delay: Int64 = 0) -> ServeConditions {
+    static func conditions(http: HTTPVersion, bitsPerSecond: Int64 = 10_000_000_000, delay: Int64 = 0) -> ServeConditions {
         var network = NetworkProfile(name: "served", bitsPerSecond: bitsPerSecond, oneWayDelay: delay...delay)
         network.http = http
         return ServeConditions(network: network, api: FeedAPIConfiguration(latency: .fixed(0)))
@@ -70,7 +70,7 @@ import Testing
         let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
         let catalog = ImageCatalog(seed: 0)
         let priorities = ["u=1", "u=5", nil, "u=0, i", "u=3"]
-        let replies = try await Served.serving(Self.conditions(http: "2"), log: log) { served in
+        let replies = try await Served.serving(Self.conditions(http: .http2), log: log) { served in
         #expect(served.base.hasPrefix("https://127.0.0.1:"))
         let replies = try await withThrowingTaskGroup(of: (id: Int, status: Int, version: Int, bytes: Int).self) { group in
             for id in 0..<20 {
@@ -111,7 +111,7 @@ import Testing
 
     @Test func aClientThatOffersOnlyHTTP11GetsItOnTheSamePort() async throws {
         let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
-        let reply = try await Served.serving(Self.conditions(http: "1.1"), log: log, http1Only: true) { try await $0.get("/images/3.jpg") }
+        let reply = try await Served.serving(Self.conditions(http: .http11), log: log, http1Only: true) { try await $0.get("/images/3.jpg") }
         #expect(reply.status == 200 && reply.version == 1)
         #expect(try Self.records(log).map(\.httpProtocol) == [RequestLogFile.http11])
     }
@@ -123,7 +123,7 @@ import Testing
         // 2 Mbit/s: an image of ~100 KB takes a few hundred milliseconds.
         let catalog = ImageCatalog(seed: 0)
         let big = (0..<100).max { catalog.descriptor(UInt64($0)).encodedBytes < catalog.descriptor(UInt64($1)).encodedBytes }!
-        let next = try await Served.serving(Self.conditions(http: "2", bitsPerSecond: 2_000_000, delay: 5_000_000), log: log) { served in
+        let next = try await Served.serving(Self.conditions(http: .http2, bitsPerSecond: 2_000_000, delay: 5_000_000), log: log) { served in
             let abandoned = Task { try await served.get("/images/\(big).jpg") }
             try await Task.sleep(for: .milliseconds(150))
             abandoned.cancel()
@@ -162,7 +162,7 @@ import Testing
 
     @Test(arguments: [7, nil] as [Int?])
     func anHTTP2ConnectionIsOfferedTheStreamLimitOfTheConditions(limit: Int?) async throws {
-        var conditions = Self.conditions(http: "2")
+        var conditions = Self.conditions(http: .http2)
         if let limit { conditions.network.maxConcurrentStreams = limit }
         let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
         let advertised = try await Served.serving(conditions, log: log) { try await Self.advertisedStreamLimit($0) }
@@ -171,7 +171,7 @@ import Testing
 
     /// Changed conditions reach the connections set up after the change.
     @Test func aNewConnectionIsOfferedTheStreamLimitOfTheConditionsThen() async throws {
-        var conditions = Self.conditions(http: "2")
+        var conditions = Self.conditions(http: .http2)
         conditions.network.maxConcurrentStreams = 7
         let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
         let (before, status, after) = try await Served.serving(conditions, log: log) { served in
@@ -187,7 +187,7 @@ import Testing
     }
 
     @Test func http2IsServedOverTLSOnly() async throws {
-        let server = try await RunningServer.start(Self.conditions(http: "1.1"))
+        let server = try await RunningServer.start(Self.conditions(http: .http11))
         let reply = try await server.put(conditions: #"{"network": {"http": "2"}}"#)
         await server.stop()
         #expect(reply.status == 400 && reply.text.contains("HTTP/2 is served over TLS only (bench serve --tls)"))

@@ -183,8 +183,8 @@ public struct Calibration {
         let mine = requests.lazy.filter { $0.host == host && $0.status != 0 }
         // The HTTP version most of its requests went over (the preset's when the capture is silent).
         let versions = mine.compactMap(\.http)
-        let http2 = versions.filter { $0 == "2" }.count
-        if !versions.isEmpty { network.http = 2 * http2 > versions.count ? "2" : "1.1" }
+        let http2 = versions.filter { $0 == .http2 }.count
+        if !versions.isEmpty { network.http = 2 * http2 > versions.count ? .http2 : .http11 }
         let images = mine.filter { $0.kind == .image && $0.status == 200 && $0.bodyBytes != nil }
 
         var roundTrips = Array(mine.compactMap(\.connect))

@@ -21,7 +21,7 @@ public enum NetworkFile {
             number(network.uplinkLoss), String(network.bufferPackets), String(network.initialWindowSegments),
             String(network.maxSegmentBytes), String(network.slowStartAfterIdle), String(network.cubicPausesWhenIdle),
             String(network.recoveryTimeoutKeepsThreshold), String(network.tls),
-            ServeConditions.jsonString(network.http), String(network.connectionsPerHost), String(network.maxConcurrentStreams),
+            ServeConditions.jsonString(network.http.rawValue), String(network.connectionsPerHost), String(network.maxConcurrentStreams),
             String(network.streamWindowBytes), String(network.connectionWindowBytes), ms(network.idleTimeout),
             ms(network.retryTimeout), String(network.maxRetries),
         ]

@@ -1,4 +1,4 @@
-/// A network condition, as Apple's Network Link Conditioner presets define them (DESIGN.md §5),
+/// A network condition, as Apple's Network Link Conditioner presets define them (docs/facts.md#network-presets),
 /// and the transport over it: the downlink and uplink (rate, one-way delay, packet loss), the
 /// bottleneck's drop-tail buffer, TCP's initial window and segment size, slow-start restart,
 /// TLS, the HTTP version, the per-host connection limit and HTTP/2's stream settings. `bench profiles --network NAME`
@@ -38,10 +38,10 @@ public struct NetworkProfile: Sendable, Hashable {
     public var recoveryTimeoutKeepsThreshold: Bool
     /// Whether connections speak TLS 1.3 (one more round trip to open).
     public var tls: Bool
-    /// The HTTP version: "2" (one connection per host, its responses multiplexed as streams:
-    /// the presets', as URLSession negotiates it with the CDNs that serve images) or "1.1" (one
-    /// response at a time per connection, `connectionsPerHost` connections).
-    public var http: String
+    /// The HTTP version: HTTP/2 (one connection per host, its responses multiplexed as streams:
+    /// the presets', as URLSession negotiates it with the CDNs that serve images) or HTTP/1.1
+    /// (one response at a time per connection, `connectionsPerHost` connections).
+    public var http: HTTPVersion
     /// HTTP/2: the streams the server lets a connection carry at once, its
     /// SETTINGS_MAX_CONCURRENT_STREAMS (RFC 9113 recommends no fewer than 100; nginx's default
     /// is 128). URLSession ignores `connectionsPerHost` over HTTP/2.
@@ -72,7 +72,7 @@ public struct NetworkProfile: Sendable, Hashable {
                 uplinkBitsPerSecond: Int64? = nil, uplinkDelay: Int64? = nil, uplinkLoss: Double? = nil,
                 bufferPackets: Int = 50, initialWindowSegments: Int = 10, maxSegmentBytes: Int = 1_448,
                 slowStartAfterIdle: Bool = true, cubicPausesWhenIdle: Bool = true, recoveryTimeoutKeepsThreshold: Bool = true,
-                tls: Bool = true, http: String = "1.1", maxConcurrentStreams: Int = 100, streamWindowBytes: Int = 2_097_152,
+                tls: Bool = true, http: HTTPVersion = .http11, maxConcurrentStreams: Int = 100, streamWindowBytes: Int = 2_097_152,
                 connectionWindowBytes: Int = 10_485_760,
                 idleTimeout: Int64 = 30_000_000_000) {
         self.name = name
@@ -99,11 +99,8 @@ public struct NetworkProfile: Sendable, Hashable {
         self.idleTimeout = idleTimeout
     }
 
-    /// The HTTP versions the model speaks, as `http` names them.
-    public static let httpVersions = ["1.1", "2"]
-
     /// Whether a host's requests share one connection as HTTP/2 streams.
-    public var multiplexes: Bool { http == "2" }
+    public var multiplexes: Bool { http == .http2 }
 
     /// Requests the app has under way to one host at once: HTTP/1.1's connections, or HTTP/2's
     /// streams on its one connection.
@@ -121,25 +118,25 @@ public struct NetworkProfile: Sendable, Hashable {
     /// QA1774's idle timeout on cellular interfaces.
     static let cellularIdleTimeout: Int64 = 3_000_000_000
 
-    // Network Link Conditioner's presets (DESIGN.md §5): downlink and uplink rate, delay and
+    // Network Link Conditioner's presets (docs/facts.md#network-presets): downlink and uplink rate, delay and
     // loss as NLC sets them; the bottleneck buffer is dummynet's default queue of 50 slots;
     // HTTP/2, as image CDNs serve it (HTTP/1.1 stays a choice: `--http 1.1`).
     public static let wifi = NetworkProfile(name: "wifi", bitsPerSecond: 40_000_000, oneWayDelay: 1 * millisecond...1 * millisecond,
-                                            uplinkBitsPerSecond: 33_000_000, uplinkDelay: 1 * millisecond, http: "2")
+                                            uplinkBitsPerSecond: 33_000_000, uplinkDelay: 1 * millisecond, http: .http2)
     public static let dsl = NetworkProfile(name: "dsl", bitsPerSecond: 2_000_000, oneWayDelay: 5 * millisecond...5 * millisecond,
-                                           uplinkBitsPerSecond: 256_000, uplinkDelay: 5 * millisecond, http: "2")
+                                           uplinkBitsPerSecond: 256_000, uplinkDelay: 5 * millisecond, http: .http2)
     public static let lte = NetworkProfile(name: "lte", bitsPerSecond: 50_000_000, oneWayDelay: 50 * millisecond...50 * millisecond,
                                            uplinkBitsPerSecond: 10_000_000, uplinkDelay: 65 * millisecond,
-                                           http: "2", idleTimeout: cellularIdleTimeout)
+                                           http: .http2, idleTimeout: cellularIdleTimeout)
     public static let threeG = NetworkProfile(name: "3g", bitsPerSecond: 780_000, oneWayDelay: 100 * millisecond...100 * millisecond,
                                               uplinkBitsPerSecond: 330_000, uplinkDelay: 100 * millisecond,
-                                              http: "2", idleTimeout: cellularIdleTimeout)
+                                              http: .http2, idleTimeout: cellularIdleTimeout)
     public static let edge = NetworkProfile(name: "edge", bitsPerSecond: 240_000, oneWayDelay: 400 * millisecond...400 * millisecond,
                                             uplinkBitsPerSecond: 200_000, uplinkDelay: 440 * millisecond,
-                                            http: "2", idleTimeout: cellularIdleTimeout)
+                                            http: .http2, idleTimeout: cellularIdleTimeout)
     public static let veryBad = NetworkProfile(name: "very-bad", bitsPerSecond: 1_000_000, oneWayDelay: 500 * millisecond...500 * millisecond,
                                                loss: 0.10, uplinkBitsPerSecond: 1_000_000, uplinkDelay: 500 * millisecond, uplinkLoss: 0.10,
-                                               http: "2", idleTimeout: cellularIdleTimeout)
+                                               http: .http2, idleTimeout: cellularIdleTimeout)
 
     /// The presets, in the order reports list them.
     public static let builtIn: [NetworkProfile] = [wifi, dsl, lte, threeG, edge, veryBad]
@@ -149,4 +146,15 @@ public struct NetworkProfile: Sendable, Hashable {
         if let profile = builtIn.first(where: { $0.name == name }) { return profile }
         throw InputError(source: source, "unknown network \(InputError.quote(name)); expected one of \(builtIn.map(\.name).joined(separator: ", "))")
     }
+}
+
+/// The HTTP version a network's requests go over, as network files and `--http` name it.
+public enum HTTPVersion: String, Sendable, Hashable, CaseIterable {
+    /// One response at a time per connection, up to `NetworkProfile.connectionsPerHost` of them.
+    case http11 = "1.1"
+    /// One connection a host, its responses multiplexed as streams.
+    case http2 = "2"
+
+    /// As people write it: "HTTP/1.1", "HTTP/2".
+    public var label: String { "HTTP/\(rawValue)" }
 }

@@ -27,7 +27,7 @@ public enum ProfileCatalog {
              FixedPoint.ratio(network.oneWayDelay.lowerBound, 1_000_000, decimals: 0),
              FixedPoint.ratio(network.uplinkBitsPerSecond, 1_000_000, decimals: 3),
              FixedPoint.ratio(network.uplinkDelay, 1_000_000, decimals: 0), FixedPoint.decimal(network.loss * 100, decimals: 0),
-             String(network.bufferPackets), network.tls ? "1.3" : "off", network.http, String(network.connectionsPerHost)]
+             String(network.bufferPackets), network.tls ? "1.3" : "off", network.http.rawValue, String(network.connectionsPerHost)]
         }, leftAligned: [0])
         return lines.joined(separator: "\n") + "\n"
     }

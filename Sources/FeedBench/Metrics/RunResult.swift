@@ -1,6 +1,6 @@
 import Foundation
 
-/// One row of the results CSV (DESIGN.md §2): a run's identity and every figure it produced.
+/// One row of the results CSV (docs/results.md#what-feedbench-writes): a run's identity and every figure it produced.
 /// Column names are a contract — CI scripts and `bench compare` key on them.
 public struct RunResult: Sendable, Equatable {
     // Identity.

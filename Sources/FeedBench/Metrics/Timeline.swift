@@ -1,7 +1,7 @@
 /// One simulated second of one launch of a run: what `bench run --timeline` writes, one row
-/// each (DESIGN.md §2, timeline CSV).
+/// each (docs/results.md#what-feedbench-writes).
 ///
-/// Memory is the three parts of tracked memory (DESIGN.md §1.8) at the moment tracked memory
+/// Memory is the three parts of tracked memory (docs/model.md#memory-warnings-and-the-os) at the moment tracked memory
 /// was highest in that second, so their sum is the second's peak (a second with no event
 /// carries the level it started with). Counts are what happened in the second: stalls that
 /// ended in it, API calls and image downloads started in it, memory-cache evictions (a launch's
@@ -50,7 +50,7 @@ public struct TimelineSecond: Sendable, Equatable {
     }
 }
 
-/// Tracked memory split into its three parts (DESIGN.md §1.8).
+/// Tracked memory split into its three parts (docs/model.md#memory-warnings-and-the-os).
 struct MemoryParts: Sendable, Equatable {
     var memoryCache: Int64 = 0
     var bitmaps: Int64 = 0

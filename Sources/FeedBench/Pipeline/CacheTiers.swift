@@ -51,7 +51,7 @@ struct CacheTiers {
     /// O(1).
     mutating func drawn(_ url: UInt64) -> Bool { undrawn.remove(url) != nil }
 
-    /// The bitmap bytes an image costs once decoded (DESIGN.md §1.4). O(1).
+    /// The bitmap bytes an image costs once decoded (docs/model.md#the-image-pipeline). O(1).
     func decodedBytes(_ image: ImageDescriptor) -> Int64 {
         if let downsampledBytes { return downsampledBytes }
         return Int64(image.pixelWidth) * Int64(image.pixelHeight) * 4

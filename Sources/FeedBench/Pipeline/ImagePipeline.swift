@@ -1,6 +1,6 @@
 import DequeModule
 
-/// How a display request was served (DESIGN.md §1.4's four cases).
+/// How a display request was served (docs/model.md#the-image-pipeline: its four cases).
 public enum DisplayOutcome: Sendable, Equatable {
     /// Decoded image in the memory cache: shown on the frame it was needed.
     case memoryHit
@@ -51,13 +51,13 @@ public enum PipelineEvent: Sendable {
 /// transport, and what the request log records.
 struct ImageLoadingPipeline<Transport: ImageTransport> {
     let configuration: PipelineConfiguration
-    var transport: Transport
+    private(set) var transport: Transport
     var caches: CacheTiers
     var tasks: TaskTable
     var rateLimit: RateLimitFront
     var decodes: DecodeQueue
     var prefetcher: PrefetchBatches
-    var outputs: PipelineOutputs
+    private var outputs: PipelineOutputs
 
     init(configuration: PipelineConfiguration, profile: DeviceProfile, network: NetworkProfile, transport: Transport) throws {
         self.configuration = configuration
@@ -74,26 +74,47 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
 
     // MARK: The owner's view
 
-    /// The memory cache, which the app also clears, trims and reads.
-    var memoryCache: any EvictionPolicy {
-        _read { yield caches.memory }
-        _modify { yield &caches.memory }
+    /// Whether `url`'s decoded image is in the memory cache. O(1).
+    func isInMemory(_ url: UInt64) -> Bool { caches.memory.contains(url) }
+
+    /// The memory cache's bytes, entries and evictions so far. O(1).
+    var memoryOccupancy: CacheOccupancy { caches.memory.occupancy }
+
+    /// Takes `url` out of the memory cache (its cell scrolled off and the app releases what it
+    /// viewed). O(1).
+    mutating func evictFromMemory(_ url: UInt64) { caches.memory.remove(url) }
+
+    /// Empties the memory cache (a memory warning, a kill, a cold launch). O(entries).
+    mutating func clearMemory() { caches.memory.removeAll() }
+
+    /// Records the requests sent from now on (`bench run --requests`), numbering `connections`
+    /// per host when the transport does not say, times from `origin`, over `httpProtocol`. O(1).
+    mutating func recordRequests(connections: Int, origin: Int64, httpProtocol: String) {
+        outputs.requestLog = RequestRecorder(connections: connections, origin: origin, httpProtocol: httpProtocol)
     }
 
-    /// The requests sent, when the run records them (`bench run --requests`); the app records
-    /// its API calls here too.
-    var requestLog: RequestRecorder? {
-        _read { yield outputs.requestLog }
-        _modify { yield &outputs.requestLog }
+    /// Whether the requests are recorded (`recordRequests`). O(1).
+    var recordsRequests: Bool { outputs.isRecording }
+
+    /// Logs the app's `number`th API call, sent at `sentAt` and answered at `now` after the
+    /// server's own `serverTime`, with its `outcome` and connection, when requests are recorded.
+    /// O(1).
+    mutating func logAPICall(_ number: Int, sentAt: Int64, now: Int64, serverTime: Int64, outcome: FeedAPIResponse.Outcome,
+                             use: ConnectionUse?) {
+        outputs.requestLog?.apiCall(number, sentAt: sentAt, now: now, serverTime: serverTime, outcome: outcome, use: use)
     }
 
+    /// The figures of its downloads so far, for the results row. O(1).
+    var figures: PipelineFigures {
+        PipelineFigures(imageRequests: outputs.imageRequests, cancelledRequests: outputs.cancelledRequests,
+                        bytesDownloaded: outputs.bytesDownloaded, prefetchDownloads: outputs.prefetchDownloads,
+                        evictions: caches.memory.occupancy.evictions, requests: outputs.requestLog?.records ?? [])
+    }
+
+    /// Image requests sent so far.
     var imageRequests: Int { outputs.imageRequests }
-    var cancelledRequests: Int { outputs.cancelledRequests }
-    var bytesDownloaded: Int64 { outputs.bytesDownloaded }
-    /// URLs downloaded by tasks the prefetcher started.
-    var prefetchDownloads: Set<UInt64> { outputs.prefetchDownloads }
 
-    /// The bitmap bytes an image costs once decoded (DESIGN.md §1.4).
+    /// The bitmap bytes an image costs once decoded (docs/model.md#the-image-pipeline).
     func decodedBytes(_ image: ImageDescriptor) -> Int64 { caches.decodedBytes(image) }
 
     /// The main thread's time to decode `image` as it is drawn now: the decode of an image the
@@ -205,8 +226,15 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
         outputs.dropUntaken()
     }
 
-    /// Schedules the memory cache's periodic sweep, if it has one, from `now` (a launch starts).
-    mutating func startSweeping<Clock: RunClock<SimulationEvent>>(at now: Int64, queue: inout Clock) {
+    /// Launch `index` starts at `now`: the memory cache's periodic sweep, if it has one, is
+    /// scheduled from then, and the transport takes on the launch's network conditions.
+    mutating func startLaunch<Clock: RunClock<SimulationEvent>>(_ index: Int, at now: Int64, queue: inout Clock) {
+        startSweeping(at: now, queue: &queue)
+        transport.startLaunch(index, at: now)
+    }
+
+    /// Schedules the memory cache's periodic sweep, if it has one, from `now`.
+    private mutating func startSweeping<Clock: RunClock<SimulationEvent>>(at now: Int64, queue: inout Clock) {
         if let interval = caches.sweepInterval { queue.schedule(.pipeline(.memorySweep), at: now + interval) }
     }
 
@@ -375,6 +403,18 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
         if let next = decodes.next(), let waiting = tasks[next] { startDecode(waiting, at: now, queue: &queue) }
         prefetchEnded(task.prefetchBatch, at: now, queue: &queue)
     }
+}
+
+/// What a run's image pipeline did, for its results row: image requests sent and cancelled,
+/// bytes downloaded, the URLs prefetches downloaded, memory-cache evictions and the requests
+/// logged.
+struct PipelineFigures: Sendable {
+    var imageRequests: Int
+    var cancelledRequests: Int
+    var bytesDownloaded: Int64
+    var prefetchDownloads: Set<UInt64>
+    var evictions: Int
+    var requests: [RequestLogFile.Record]
 }
 
 /// The pipeline over the simulated network, as simulated runs use it.

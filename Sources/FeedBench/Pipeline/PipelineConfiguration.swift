@@ -24,7 +24,7 @@ public struct PrefetchSettings: Sendable, Hashable {
     public init() {}
 }
 
-/// What the memory cache keeps when the app goes to the background (DESIGN.md §1.8, §5).
+/// What the memory cache keeps when the app goes to the background (docs/model.md#memory-warnings-and-the-os, docs/facts.md#what-each-library-does).
 public enum BackgroundTrim: Sendable, Hashable {
     /// Everything goes (NSCache empties itself; seed 001's presets and plain policies).
     case purge
@@ -49,7 +49,7 @@ public struct DownloadRateLimit: Sendable, Hashable {
     public static let nuke = DownloadRateLimit(rate: 80, burst: 25)
 }
 
-/// How the image pipeline is set up for a run (DESIGN.md §1.4–§1.5). Plain policies use the
+/// How the image pipeline is set up for a run (docs/model.md#the-image-pipeline, docs/model.md#prefetching). Plain policies use the
 /// defaults below; a library preset (`CachePreset`) sets every field from its library's source.
 public struct PipelineConfiguration: Sendable {
     public var memoryPolicy: PolicySpec

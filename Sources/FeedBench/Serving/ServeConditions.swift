@@ -219,7 +219,7 @@ public struct ServeConditions: Sendable, Hashable {
             }
             if let tls = object["tls"] { network.tls = try bool(tls, at: "network.tls") }
             if let http = object["http"] {
-                guard let version = http as? String, NetworkProfile.httpVersions.contains(version) else {
+                guard let name = http as? String, let version = HTTPVersion(rawValue: name) else {
                     throw fail("network.http", "expected \"1.1\" or \"2\" (HTTP/3 is not modelled)")
                 }
                 network.http = version

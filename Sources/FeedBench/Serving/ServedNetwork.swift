@@ -151,8 +151,8 @@ public final class ServedNetwork: Sendable {
     private func note(_ state: inout State, at time: Int64, delivered: [SimulatedNetwork.Payload]) {
         guard !state.responses.isEmpty else { return }
         var departed: [Int: Double] = [:]
-        for exchange in state.model.exchanges where exchange.stage == .responding || exchange.stage == .delivering {
-            if let id = Self.id(exchange.payload) { departed[id] = exchange.received }
+        for response in state.model.responsesReceived {
+            if let id = Self.id(response.payload) { departed[id] = response.received }
         }
         for id in delivered.compactMap(Self.id) { state.responses[id]?.delivered = true }
         let horizon = time - delay

@@ -46,7 +46,7 @@ extension FeedApp {
         let now = clock.now
         if feed.requestPage(launch: launch.index, at: now, clock: &clock) {
             supply.callSent(at: now)
-            result.apiRequests += 1
+            tally.apiCallSent()
             launch.countAPICalls(1)
         } else {
             supply.callSent(at: nil)
@@ -58,15 +58,15 @@ extension FeedApp {
         supply.callAnswered()
         if !reachedServer, supply.callSentAt != nil {
             // A live server answered that the network was down: the call never left the device.
-            result.apiRequests -= 1
+            tally.apiCallRetracted()
             launch.countAPICalls(-1)
             supply.callSent(at: nil)
         }
-        if pipeline.requestLog != nil, let sentAt = supply.callSentAt {
+        if pipeline.recordsRequests, let sentAt = supply.callSentAt {
             // The call that reached the server last is the run's `apiRequests`-th.
             let call = feed.lastCall
-            pipeline.requestLog!.apiCall(result.apiRequests, sentAt: sentAt, now: now, serverTime: call?.serverTime ?? now - sentAt,
-                                         outcome: outcome, use: call?.use)
+            pipeline.logAPICall(tally.apiRequests, sentAt: sentAt, now: now, serverTime: call?.serverTime ?? now - sentAt,
+                                outcome: outcome, use: call?.use)
         }
         switch outcome {
         case let .page(images):

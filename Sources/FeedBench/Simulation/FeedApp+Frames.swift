@@ -5,7 +5,7 @@
 extension FeedApp {
     mutating func frame(_ index: Int, at now: Int64) throws {
         viewport.scroll(toFrame: index, itemCount: list.count, shown: launch.feedShown)
-        if !launch.feedShown && !launch.preloading.isEmpty && launch.preloading.allSatisfy({ pipeline.memoryCache.contains($0) }) {
+        if !launch.feedShown && !launch.preloading.isEmpty && launch.preloading.allSatisfy({ pipeline.isInMemory($0) }) {
             launch.preloaded()
         }
         prefetcher.adapt(at: now, memoryLevel: memory.meter.current)
@@ -29,9 +29,8 @@ extension FeedApp {
     /// cell shows the image at once (a memory hit) or waits for the pipeline.
     mutating func display(_ index: Int, at now: Int64) {
         let image = list[index]
-        result.displays += 1
         launch.displayed(at: now)
-        if history.displayed(image.url, at: now) { result.reshownViewed += 1 }
+        let reshown = history.displayed(image.url, at: now)
         list.displayed(index)
         let bitmap = pipeline.decodedBytes(image)
         let outcome = pipeline.requestDisplay(image, at: now, queue: &clock)
@@ -44,7 +43,7 @@ extension FeedApp {
         // thread (which pays the read); the other cells wait for theirs.
         let readHere = outcome == .diskHit && configuration.pipeline.readsDiskOnMainThread
         let shown = outcome == .memoryHit || readHere
-        count(outcome, waited: !shown)
+        tally.displayed(outcome, shownOnItsFrame: shown, reshown: reshown)
         viewport.show(index, url: image.url, waitingSince: shown ? nil : now, bitmapBytes: bitmap)
         if shown {
             if readHere { mainThread.add(pipeline.diskReadTime(of: image)) }
@@ -52,17 +51,6 @@ extension FeedApp {
             showedImage(at: now)
         }
         deliverImages(at: now)
-    }
-
-    /// Counts a display by how it was served; one shown on its frame waited 0.
-    mutating func count(_ outcome: DisplayOutcome, waited: Bool) {
-        switch outcome {
-        case .memoryHit: result.memoryHits += 1
-        case .diskHit: result.diskHits += 1
-        case .inflightHit: result.inflightHits += 1
-        case .miss: result.misses += 1
-        }
-        if !waited { result.displayLatency.recordNoWait() }
     }
 
     /// A cell scrolled off: if it was still waiting, that wait was a stall cut short, and its
@@ -73,7 +61,7 @@ extension FeedApp {
             recordStall(since: since, at: now)
             pipeline.cancelDisplay(cell.url, at: now, queue: &clock)
         } else if configuration.pipeline.releaseViewed {
-            pipeline.memoryCache.remove(cell.url)
+            pipeline.evictFromMemory(cell.url)
         }
     }
 
@@ -101,12 +89,11 @@ extension FeedApp {
     }
 
     mutating func showedImage(at now: Int64) {
-        if let time = launch.showedImage(at: now) { result.firstImageTimes.append(time) }
+        if let time = launch.showedImage(at: now) { tally.showedFirstImage(after: time) }
     }
 
     mutating func recordStall(since: Int64, at now: Int64) {
-        result.stalls.record(nanoseconds: now - since)
-        result.displayLatency.record(nanoseconds: now - since)
+        tally.stalled(for: now - since)
         launch.stalled()
         prefetcher.noteStall()
     }

@@ -8,10 +8,9 @@ extension FeedApp {
         launch.begin(index, at: start, offline: configuration.offline.absoluteIntervals(launch: index, start: start),
                      imageRequests: pipeline.imageRequests)
         pipeline.abandonAll(at: start)
-        if !warm { pipeline.memoryCache.removeAll() }
+        if !warm { pipeline.clearMemory() }
         clock.removeAll()
-        pipeline.startSweeping(at: start, queue: &clock)
-        pipeline.transport.startLaunch(index, at: start)
+        pipeline.startLaunch(index, at: start, queue: &clock)
         feed.startLaunch(index, at: start)
         history.startLaunch()
         let traceSeed = session.traceSeed(configuration.seed, launch: index, launches: configuration.launches)
@@ -66,7 +65,7 @@ extension FeedApp {
         // The session ends with these cells still waiting: their stalls count, as long as they were.
         endWaits(at: clock.now)
         try flushViewed()
-        result.launchFigures.append(launch.end(imageRequests: pipeline.imageRequests))
+        tally.launchEnded(launch.end(imageRequests: pipeline.imageRequests))
         let gap = configuration.gap
         let warm = !killed && gap <= RunConfiguration.resumeWithin
         if warm { pipeline.enterBackground() }
@@ -85,10 +84,10 @@ extension FeedApp {
 
     /// Jetsam: the app dies on the spot; the launch ends and the next one starts cold.
     mutating func kill() throws {
-        result.jetsamKills += 1
+        tally.killed()
         endWaits(at: clock.now)
         pipeline.abandonAll(at: clock.now)
-        pipeline.memoryCache.removeAll()
+        pipeline.clearMemory()
         viewport.clear()
         try endLaunch(killed: true)
     }

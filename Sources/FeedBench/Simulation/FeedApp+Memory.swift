@@ -1,7 +1,7 @@
 /// Memory: the app's tracked memory measured after every event and judged by the memory guard
-/// (DESIGN.md §1.8) — a warning clears the memory cache, jetsam kills the app.
+/// (docs/model.md#memory-warnings-and-the-os) — a warning clears the memory cache, jetsam kills the app.
 extension FeedApp {
-    /// Tracked memory (DESIGN.md §1.8): memory-cache bytes, bitmaps of visible cells that the
+    /// Tracked memory (docs/model.md#memory-warnings-and-the-os): memory-cache bytes, bitmaps of visible cells that the
     /// cache does not hold, download buffers. Above the warning threshold the memory cache is
     /// cleared (once per crossing); above the jetsam limit the app is killed.
     mutating func updateMemory(at now: Int64) throws {
@@ -10,8 +10,8 @@ extension FeedApp {
         case .fine:
             break
         case .warning:
-            result.memoryWarnings += 1
-            pipeline.memoryCache.removeAll()
+            tally.memoryWarning()
+            pipeline.clearMemory()
             recordMemory(at: now)
         case .jetsam:
             try kill()
@@ -29,14 +29,14 @@ extension FeedApp {
     }
 
     func memoryParts() -> MemoryParts {
-        let bitmaps = viewport.ownedBitmapBytes { pipeline.memoryCache.contains($0) }
-        return MemoryParts(memoryCache: pipeline.memoryCache.occupancy.bytes, bitmaps: bitmaps, inflight: pipeline.bytesInFlight)
+        let bitmaps = viewport.ownedBitmapBytes { pipeline.isInMemory($0) }
+        return MemoryParts(memoryCache: pipeline.memoryOccupancy.bytes, bitmaps: bitmaps, inflight: pipeline.bytesInFlight)
     }
 
     /// The running totals a timeline's seconds are differences of.
     var timelineCounters: TimelineCounters {
-        TimelineCounters(stalls: result.stalls.count, apiRequests: result.apiRequests, imageRequests: pipeline.imageRequests,
-                         evictions: pipeline.memoryCache.occupancy.evictions, memoryWarnings: result.memoryWarnings,
-                         jetsamKills: result.jetsamKills)
+        TimelineCounters(stalls: tally.stalls.count, apiRequests: tally.apiRequests, imageRequests: pipeline.imageRequests,
+                         evictions: pipeline.memoryOccupancy.evictions, memoryWarnings: tally.memoryWarnings,
+                         jetsamKills: tally.jetsamKills)
     }
 }

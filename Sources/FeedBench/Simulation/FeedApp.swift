@@ -5,7 +5,7 @@ public struct DisplayRecord: Sendable, Equatable {
     public var outcome: DisplayOutcome
 }
 
-/// The feed app of one run (DESIGN.md §1): frames of a scroll trace move a grid of cells over a
+/// The feed app of one run (docs/model.md#the-simulated-world): frames of a scroll trace move a grid of cells over a
 /// feed supplied by the feed API through the SQLite feed store; cells entering the screen ask the
 /// image pipeline for their images, the prefetcher works ahead of them, the launch strategies
 /// decide what is shown first, memory is tracked against the device's warning and jetsam limits.
@@ -29,7 +29,7 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
     var pipeline: ImageLoadingPipeline<Images>
     let store: FeedStore
     var feed: Feed
-    var result: RunResult
+    var tally = RunTally()
     let session: StoreSession
     var launch: LaunchController
     var list = FeedList()
@@ -60,7 +60,6 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
                                             network: configuration.network, transport: images)
         self.feed = feed
         self.clock = clock
-        result = configuration.emptyResult
         launch = LaunchController(strategy: configuration.strategy)
         viewport = Viewport(profile: configuration.profile)
         prefetcher = Prefetcher(mode: configuration.window, profile: configuration.profile)
@@ -83,8 +82,8 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
         clock.advance(to: session.startTime)
         memory.start(at: session.startTime)
         if configuration.recording.requests {
-            pipeline.requestLog = RequestRecorder(connections: configuration.network.connectionsPerHost, origin: session.startTime,
-                                                  httpProtocol: configuration.network.alpn)
+            pipeline.recordRequests(connections: configuration.network.connectionsPerHost, origin: session.startTime,
+                                    httpProtocol: configuration.network.alpn)
         }
         try startLaunch(0)
     }
@@ -116,16 +115,10 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
     /// Ends the run once `step()` has returned `false`: the results row.
     mutating func end() throws -> RunResult {
         let end = clock.now
-        result.peakMemoryBytes = memory.meter.peak
-        result.meanMemoryBytes = memory.meter.mean(upTo: end)
-        result.evictions = pipeline.memoryCache.occupancy.evictions
-        result.frames = mainThread.figures
-        result.imageRequests = pipeline.imageRequests
-        result.cancelledRequests = pipeline.cancelledRequests
-        result.bytesDownloaded = pipeline.bytesDownloaded
-        result.wastedPrefetches = pipeline.prefetchDownloads.filter { !history.wasDisplayed($0) }.count
-        result.timeline = recorders.seconds
-        result.requests = pipeline.requestLog?.records ?? []
+        var result = configuration.emptyResult
+        let history = history
+        tally.finish(into: &result, memory: memory.meter, until: end, frames: mainThread.figures, downloads: pipeline.figures,
+                     wasDisplayed: { history.wasDisplayed($0) }, seconds: recorders.seconds)
         if session.persistent { try store.recordSession(number: session.number, endedAt: end) }
         return result
     }

@@ -1,4 +1,4 @@
-/// Where the feed's images come from, and when to ask for more (DESIGN.md §1.3): the feed API
+/// Where the feed's images come from, and when to ask for more (docs/model.md#the-feed-store): the feed API
 /// calls the launch still wants and the one under way, the refill rule (seed 000: call when
 /// fewer than `refillBelow` unviewed items remain ahead, a second's pause after a failure), and
 /// seed 000's supply → move → consume flow when `bufferLimit` > 0 — new images wait in the

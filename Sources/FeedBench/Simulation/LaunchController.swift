@@ -1,4 +1,4 @@
-/// One launch of the app at a time (DESIGN.md §1.6): which launch it is and when it started,
+/// One launch of the app at a time (docs/model.md#launch-strategies): which launch it is and when it started,
 /// the network's outages during it, what the launch strategy shows first — the stored feed at
 /// once, or held back until the API answers, a deadline passes or seed 002's preload has the
 /// first screen decoded — and the launch's figures for `--per-launch`.

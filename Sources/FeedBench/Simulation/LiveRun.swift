@@ -48,7 +48,7 @@ public struct LiveRun<Images: ImageTransport, Feed: FeedTransport> {
     /// How far the run is now.
     public var progress: LiveProgress {
         LiveProgress(elapsed: app.clock.inbox.elapsed, duration: app.viewport.traceDuration,
-                     displays: app.result.displays, stalls: app.result.stalls.count, framesLate: app.clock.framesLate)
+                     displays: app.tally.displays, stalls: app.tally.stalls.count, framesLate: app.clock.framesLate)
     }
 }
 

@@ -1,4 +1,4 @@
-/// The app's tracked memory against the device's limits (DESIGN.md §1.8): it keeps the level
+/// The app's tracked memory against the device's limits (docs/model.md#memory-warnings-and-the-os): it keeps the level
 /// over time (`MemoryMeter`), and says when a level crosses the memory warning (once per
 /// crossing, when the pipeline responds to warnings) or the jetsam limit.
 struct MemoryGuard {

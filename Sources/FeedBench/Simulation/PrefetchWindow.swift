@@ -1,5 +1,5 @@
 /// How far ahead (and behind) of the visible cells the prefetcher works, in items
-/// (DESIGN.md §1.5; UICollectionView's `prefetchItemsAt` / Nuke's `ImagePrefetcher`).
+/// (docs/model.md#prefetching; UICollectionView's `prefetchItemsAt` / Nuke's `ImagePrefetcher`).
 public struct PrefetchWindow: Sendable, Hashable, CustomStringConvertible {
     /// Items ahead of the last visible one, in the scroll direction.
     public var ahead: Int
@@ -44,7 +44,7 @@ public struct PrefetchWindow: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// How the prefetch window is sized (DESIGN.md §1.5), the `--window` forms:
+/// How the prefetch window is sized (docs/model.md#prefetching), the `--window` forms:
 ///
 /// - `20` / `20+5`: a fixed count ahead (and behind).
 /// - `1.5screens`: that many screens of items ahead (rows on screen × columns × 1.5, rounded up).

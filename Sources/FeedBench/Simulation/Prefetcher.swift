@@ -1,4 +1,4 @@
-/// The app's prefetcher (DESIGN.md §1.5): the window of items ahead of (and behind) the screen
+/// The app's prefetcher (docs/model.md#prefetching): the window of items ahead of (and behind) the screen
 /// whose images are loaded before they are needed, in the form `WindowMode` gives — a fixed
 /// count, screens, the device's count, the scroll speed, or seed 000's adaptive size, which
 /// shrinks under memory pressure and stalls and grows back when both are low.

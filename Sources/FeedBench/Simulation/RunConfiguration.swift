@@ -27,7 +27,7 @@ public enum ScrollWorkload: Sendable {
     }
 }
 
-/// One run (DESIGN.md §1): a device profile × a cache configuration × a prefetch window × a
+/// One run (docs/model.md#a-run): a device profile × a cache configuration × a prefetch window × a
 /// scroll workload × a seed, over one or more app launches.
 public struct RunConfiguration: Sendable {
     public var profile: DeviceProfile

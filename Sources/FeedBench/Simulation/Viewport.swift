@@ -1,4 +1,4 @@
-/// The screen over the feed (DESIGN.md §1.2): a launch's scroll trace moves it, frame by frame,
+/// The screen over the feed (docs/model.md#layout-and-scrolling): a launch's scroll trace moves it, frame by frame,
 /// over a grid of `profile.columns` columns of square cells; it knows which items are visible,
 /// which way and how fast the user scrolls, and the cell on screen for each item — what it shows
 /// and, until its image arrives, since when it waits.

@@ -72,7 +72,7 @@ public struct SweepGrid: Sendable, Equatable {
         /// A `bench calibrate` fit replacing the network, the API's models and the images' sizes.
         public var workload: Workload?
         /// The HTTP version every run's network speaks (`--http`); `nil`: each network's own.
-        public var http: String?
+        public var http: HTTPVersion?
 
         public init() {}
 

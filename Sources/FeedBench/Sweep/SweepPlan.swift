@@ -244,7 +244,7 @@ public struct SweepPlan: Sendable {
         let offline = session.offline.intervals.map { "\($0.lowerBound)-\($0.upperBound)" } + session.offline.launches.sorted().map { "launch:\($0)" }
         hash.add("\(session.launches) \(session.gap) \(session.duration) \(offline.joined(separator: "+")) \(session.releaseViewed) \(session.bufferLimit)")
         if let workload = session.workload { hash.add(workload.id) }
-        if let http = session.http { hash.add("http \(http)") }
+        if let http = session.http { hash.add("http \(http.rawValue)") }
         return hash.hex
     }
 }

@@ -15,7 +15,7 @@ public enum NetworkAgreement {
 
     /// The networks one HTTP version's session kind is checked on.
     struct Checked: Sendable {
-        let http: String
+        let http: HTTPVersion
         let session: Session
         /// Checked download by download.
         let perDownload: [String]
@@ -26,10 +26,10 @@ public enum NetworkAgreement {
     /// What `.ci/ns3-check` checks, as its `checked_networks`, `dist_checked_networks`,
     /// `h2_checked_networks` and `h2_dist_checked_networks` list it.
     static let checked: [Checked] = [
-        Checked(http: "1.1", session: .reader, perDownload: ["wifi", "lte", "very-bad"], distributions: ["3g", "dsl", "lte", "wifi"]),
-        Checked(http: "1.1", session: .browser, perDownload: ["wifi"], distributions: ["dsl", "lte", "wifi"]),
-        Checked(http: "2", session: .reader, perDownload: ["3g", "dsl", "lte", "wifi"], distributions: ["3g", "dsl", "edge", "lte", "wifi"]),
-        Checked(http: "2", session: .browser, perDownload: ["dsl", "wifi"], distributions: ["3g", "dsl", "lte", "wifi"]),
+        Checked(http: .http11, session: .reader, perDownload: ["wifi", "lte", "very-bad"], distributions: ["3g", "dsl", "lte", "wifi"]),
+        Checked(http: .http11, session: .browser, perDownload: ["wifi"], distributions: ["dsl", "lte", "wifi"]),
+        Checked(http: .http2, session: .reader, perDownload: ["3g", "dsl", "lte", "wifi"], distributions: ["3g", "dsl", "edge", "lte", "wifi"]),
+        Checked(http: .http2, session: .browser, perDownload: ["dsl", "wifi"], distributions: ["3g", "dsl", "lte", "wifi"]),
     ]
 
     /// How closely ns-3 holds one session kind on a network.
@@ -38,7 +38,7 @@ public enum NetworkAgreement {
     }
 
     /// The closest `session` is held on the preset `name` over `http`. O(networks checked).
-    static func level(_ session: Session, network name: String, http: String) -> Level {
+    static func level(_ session: Session, network name: String, http: HTTPVersion) -> Level {
         guard let entry = checked.first(where: { $0.http == http && $0.session == session }) else { return .notHeld }
         if entry.perDownload.contains(name) { return .perDownload }
         return entry.distributions.contains(name) ? .distributions : .notHeld
@@ -74,7 +74,7 @@ public enum NetworkAgreement {
 
     /// `summary(of:)` with the network's standing already known. O(1).
     private static func summary(of network: NetworkProfile, _ standing: Standing) -> String {
-        let head = "  network \(network.name) (HTTP/\(network.http)): "
+        let head = "  network \(network.name) (\(network.http.label)): "
         switch standing {
         case .notPreset:
             return head + "not a preset: ns-3 holds only the presets" + reference

@@ -106,7 +106,7 @@ struct SimulatedImageTransport: ImageTransport {
             guard let index = unsent(url, serial: serial) else { return .nothing }
             return sendAttempt(index, at: now, clock: &clock) ? .sent(url) : .nothing
         case .progress:
-            if network.pendingCheck.map({ $0 <= now }) == true { network.pendingCheck = nil }
+            network.checked(at: now)
             var finished: [UInt64] = []
             for payload in network.takeDelivered(at: now) {
                 switch payload {
@@ -137,14 +137,4 @@ struct SimulatedImageTransport: ImageTransport {
     }
 
     var bytesReceived: Int64 { network.imageBytesReceived }
-}
-
-extension SimulatedNetwork {
-    /// Asks `clock` for a look at the network when it next needs one, unless the clock already
-    /// holds an earlier check (`pendingCheck`). O(exchanges).
-    func scheduleCheck<Clock: RunClock<SimulationEvent>>(clock: inout Clock) {
-        guard let time = nextTime().map({ max($0, clock.now) }), time < pendingCheck ?? .max else { return }
-        pendingCheck = time
-        clock.schedule(.pipeline(.transport(.progress(generation: 0))), at: time)
-    }
 }

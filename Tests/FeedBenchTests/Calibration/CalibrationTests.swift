@@ -121,12 +121,12 @@ import Testing
     /// `httpVersion`: `h2` or `HTTP/1.1`), so that its connections are the capture's: one over
     /// HTTP/2, six over HTTP/1.1.
     @Test func aCaptureKeepsTheHTTPVersionItsRequestsWentOver() throws {
-        for http in NetworkProfile.httpVersions {
+        for http in HTTPVersion.allCases {
             var har = SyntheticHAR()
             har.network.http = http
             #expect(try Self.fitted(har).1.network.http == http)
         }
-        #expect(CaptureSources.httpVersion("http/2.0") == "2" && CaptureSources.httpVersion("HTTP/1.1") == "1.1")
+        #expect(CaptureSources.httpVersion("http/2.0") == .http2 && CaptureSources.httpVersion("HTTP/1.1") == .http11)
         #expect(CaptureSources.httpVersion("h3") == nil && CaptureSources.httpVersion("") == nil)
     }
 

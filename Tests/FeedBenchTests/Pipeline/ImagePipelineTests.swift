@@ -55,7 +55,7 @@ import Testing
         #expect(h.pipeline.requestDisplay(Self.image(1), at: 0, queue: &h.queue) == .inflightHit)
         #expect(h.drain() == [1])
         #expect(h.pipeline.imageRequests == 1)
-        #expect(h.pipeline.bytesDownloaded == 200_000)
+        #expect(h.pipeline.figures.bytesDownloaded == 200_000)
     }
 
     @Test func aCellLeavingWhileThePrefetcherHoldsTheDownloadKeepsItRunning() throws {
@@ -64,9 +64,9 @@ import Testing
         _ = h.pipeline.requestDisplay(Self.image(1), at: 0, queue: &h.queue)
         h.pipeline.cancelDisplay(1, at: 0, queue: &h.queue)
         #expect(h.drain() == [], "nobody waits on screen any more")
-        #expect(h.pipeline.cancelledRequests == 0)
-        #expect(h.pipeline.bytesDownloaded == 200_000)
-        #expect(h.pipeline.memoryCache.contains(1), "the prefetch lands in memory")
+        #expect(h.pipeline.figures.cancelledRequests == 0)
+        #expect(h.pipeline.figures.bytesDownloaded == 200_000)
+        #expect(h.pipeline.isInMemory(1), "the prefetch lands in memory")
     }
 
     @Test func aRequestNobodyHoldsStopsAndCountsAsCancelled() throws {
@@ -76,8 +76,8 @@ import Testing
         _ = h.queue.next().map { if case let .pipeline(e) = $0.event { h.pipeline.handle(e, at: $0.time, queue: &h.queue) } }
         h.pipeline.cancelDisplay(1, at: h.queue.now, queue: &h.queue)
         #expect(h.drain() == [])
-        #expect(h.pipeline.cancelledRequests == 1)
-        #expect(h.pipeline.bytesDownloaded == 0)
+        #expect(h.pipeline.figures.cancelledRequests == 1)
+        #expect(h.pipeline.figures.bytesDownloaded == 0)
         #expect(!h.pipeline.caches.disk.contains(1))
     }
 
@@ -86,7 +86,7 @@ import Testing
         _ = h.pipeline.requestDisplay(Self.image(1), at: 0, queue: &h.queue)
         _ = h.drain()
         #expect(h.pipeline.requestDisplay(Self.image(1), at: h.queue.now, queue: &h.queue) == .memoryHit)
-        h.pipeline.memoryCache.removeAll()
+        h.pipeline.clearMemory()
         #expect(h.pipeline.requestDisplay(Self.image(1), at: h.queue.now, queue: &h.queue) == .diskHit)
         #expect(h.drain() == [1])
         #expect(h.pipeline.imageRequests == 1)
@@ -129,7 +129,7 @@ import Testing
         h.prefetch([4, 5, 6])
         #expect(h.pipeline.tasks.connectionsInUse == 4, "two from each batch")
         h.pipeline.stopPrefetch(1, at: 0, queue: &h.queue)
-        #expect(h.pipeline.tasks[1] != nil && h.pipeline.cancelledRequests == 0)
+        #expect(h.pipeline.tasks[1] != nil && h.pipeline.figures.cancelledRequests == 0)
         _ = h.drain()
         #expect(h.pipeline.imageRequests == 6)
         #expect(h.pipeline.prefetcher.own.isEmpty, "finished batches are forgotten")
@@ -142,8 +142,8 @@ import Testing
         h.pipeline.stopPrefetch(1, at: 0, queue: &h.queue)
         #expect(h.pipeline.tasks[1] == nil && h.pipeline.tasks[2] != nil, "the slot goes to the next waiting image")
         _ = h.drain()
-        #expect(h.pipeline.imageRequests == 2 && h.pipeline.cancelledRequests == 1)
-        #expect(h.pipeline.memoryCache.contains(2) && !h.pipeline.memoryCache.contains(3))
+        #expect(h.pipeline.imageRequests == 2 && h.pipeline.figures.cancelledRequests == 1)
+        #expect(h.pipeline.isInMemory(2) && !h.pipeline.isInMemory(3))
     }
 
     @Test func prefetchedDiskHitsAreLoadedIntoMemoryOnlyWhenConfiguredTo() throws {
@@ -152,7 +152,7 @@ import Testing
             h.pipeline.caches.storeOnDisk(Self.image(1), at: 0)
             h.prefetch([1])
             _ = h.drain()
-            #expect(h.pipeline.memoryCache.contains(1) == loads)
+            #expect(h.pipeline.isInMemory(1) == loads)
             #expect(h.pipeline.prefetcher[PrefetchBatches.shared]?.running == 0)
         }
     }
@@ -183,7 +183,7 @@ import Testing
             #expect(h.pipeline.decodes.bytesDecoding == Int64(h.pipeline.decodes.running) * 750 * 750 * 4)
         }
         #expect(most == 1 && queued > 0, "one decode at a time, others waiting")
-        #expect(h.pipeline.memoryCache.occupancy.count == 4 && h.pipeline.decodes.bytesDecoding == 0)
+        #expect(h.pipeline.memoryOccupancy.count == 4 && h.pipeline.decodes.bytesDecoding == 0)
     }
 
     @Test func aDisplayJoiningAWaitingDecodeGoesAheadOfWaitingPrefetchesOnlyWhenItRaisesPriority() throws {
@@ -203,7 +203,7 @@ import Testing
                 ready = h.pipeline.takeReady()
             }
             #expect(ready == [3])
-            #expect(h.pipeline.memoryCache.contains(2) == !raises, "raised: 3 is decoded before 2")
+            #expect(h.pipeline.isInMemory(2) == !raises, "raised: 3 is decoded before 2")
         }
     }
 
@@ -211,8 +211,8 @@ import Testing
         var h = try Harness(destination: .disk)
         h.prefetch([1])
         _ = h.drain()
-        #expect(h.pipeline.caches.disk.contains(1) && !h.pipeline.memoryCache.contains(1))
-        #expect(h.pipeline.prefetchDownloads == [1])
+        #expect(h.pipeline.caches.disk.contains(1) && !h.pipeline.isInMemory(1))
+        #expect(h.pipeline.figures.prefetchDownloads == [1])
     }
 
     @Test func downsamplingDecodesToTheCellSize() throws {

@@ -76,7 +76,7 @@ import Testing
     @Test func overHTTP2TheLogsPriorityIsTheTasksAsTheLibrarySetsIt() throws {
         func priorities(_ preset: CachePreset) throws -> [String: Int] {
             var network = NetworkProfile.lte
-            network.http = "2"
+            network.http = .http2
             var configuration = try Self.configuration(network: network)
             configuration.pipeline = preset.pipeline(on: .lowEnd)
             let downloads = try FeedSimulation.run(configuration).requests.filter { $0.path.hasPrefix("/images/") }

@@ -45,21 +45,21 @@ import Testing
     @Test func nukeNeverStoresAnEntryCostingATenthOfItsLimitOrMore() throws {
         var pipeline = try Self.pipeline(.nuke) { $0.memoryLimits = .bytes(40_000_000) }
         pipeline.caches.storeInMemory(Self.image(1), at: 0) // 4,000,000 bytes: exactly 10 %
-        #expect(!pipeline.memoryCache.contains(1))
+        #expect(!pipeline.isInMemory(1))
         pipeline.caches.storeInMemory(Self.image(2, side: 999), at: 0) // 3,992,004 bytes
-        #expect(pipeline.memoryCache.contains(2))
+        #expect(pipeline.isInMemory(2))
     }
 
     @Test func kingfisherSweepsEntriesUnreadFor300SecondsEvery120Seconds() throws {
         var pipeline = try Self.pipeline(.kingfisher)
         var queue = EventQueue<SimulationEvent>()
-        pipeline.startSweeping(at: 0, queue: &queue)
+        pipeline.startLaunch(0, at: 0, queue: &queue)
         pipeline.caches.storeInMemory(Self.image(1), at: 0)
         Self.run(&pipeline, &queue, until: 240_000_000_000)
-        #expect(pipeline.memoryCache.contains(1), "the 240 s sweep finds it 240 s old")
+        #expect(pipeline.isInMemory(1), "the 240 s sweep finds it 240 s old")
         Self.run(&pipeline, &queue, until: 360_000_000_000)
-        #expect(!pipeline.memoryCache.contains(1), "the 360 s sweep removes it, never looked up")
-        #expect(pipeline.memoryCache.occupancy.expirations == 1)
+        #expect(!pipeline.isInMemory(1), "the 360 s sweep removes it, never looked up")
+        #expect(pipeline.memoryOccupancy.expirations == 1)
     }
 
     // MARK: Decoding
@@ -86,7 +86,7 @@ import Testing
             // Six downloads end a few milliseconds apart (they share the buffer first come, first
             // served): without a limit their decodes overlap, with one they never do.
             if let limit { #expect(most == limit, "\(preset.name)") } else { #expect(most >= 3, "\(preset.name): \(most) at once") }
-            #expect(pipeline.memoryCache.occupancy.count == 6)
+            #expect(pipeline.memoryOccupancy.count == 6)
         }
     }
 
@@ -101,7 +101,7 @@ import Testing
             var pipeline = try Self.pipeline(preset) { $0.memoryLimits = .bytes(40_000_000) }
             for url in UInt64(1)...5 { pipeline.caches.storeInMemory(Self.image(url, side: 500), at: 0) } // 5 × 1 MB
             pipeline.enterBackground()
-            #expect(pipeline.memoryCache.occupancy.bytes == expected, "\(preset.name): of the limit, not of the 5 MB held")
+            #expect(pipeline.memoryOccupancy.bytes == expected, "\(preset.name): of the limit, not of the 5 MB held")
         }
     }
 
@@ -185,7 +185,7 @@ import Testing
             if case let (time, .pipeline(event))? = queue.next() { pipeline.handle(event, at: time, queue: &queue) }
             pipeline.cancelDisplay(1, at: queue.now, queue: &queue)
             Self.run(&pipeline, &queue)
-            #expect((pipeline.cancelledRequests == 1) == cancels, "\(preset.name)")
+            #expect((pipeline.figures.cancelledRequests == 1) == cancels, "\(preset.name)")
             #expect(pipeline.caches.disk.contains(1) != cancels, "\(preset.name): finished into the cache or not")
         }
     }
@@ -211,7 +211,7 @@ import Testing
             pipeline.caches.storeOnDisk(Self.image(1), at: 0)
             pipeline.startPrefetching([Self.image(1)], at: 0, queue: &queue)
             Self.run(&pipeline, &queue)
-            #expect(pipeline.memoryCache.contains(1) == loaded, "\(preset.name)")
+            #expect(pipeline.isInMemory(1) == loaded, "\(preset.name)")
             #expect(pipeline.imageRequests == 0)
         }
     }

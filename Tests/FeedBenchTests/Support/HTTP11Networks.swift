@@ -6,7 +6,7 @@ extension NetworkProfile {
     /// and the queues behind it, which HTTP/2 does not have.
     var overHTTP11: NetworkProfile {
         var network = self
-        network.http = "1.1"
+        network.http = .http11
         return network
     }
 }

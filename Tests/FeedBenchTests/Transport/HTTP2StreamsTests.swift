@@ -7,7 +7,7 @@ import Testing
 @Suite struct HTTP2StreamsTests {
     static func http2(_ profile: NetworkProfile) -> NetworkProfile {
         var network = profile
-        network.http = "2"
+        network.http = .http2
         return network
     }
 
@@ -114,7 +114,7 @@ import Testing
             sending.send(Self.image(2), to: .images, responseBytes: 300_000, at: 0)
             _ = sending.takeDelivered(at: 2_000_000_000)
             sending.cancel(Self.image(1), at: 2_000_000_000)
-            func owed() -> Double { sending.exchanges.filter { $0.payload == .discarded }.map(\.unsent).reduce(0, +) }
+            func owed() -> Double { sending.exchanges.filter { $0.payload == .discarded }.map { $0.response?.unsent ?? 0 }.reduce(0, +) }
             let arrival = 2_000_000_000 + profile.uplinkDelay
             _ = sending.takeDelivered(at: arrival - 1_000_000)
             let before = owed()

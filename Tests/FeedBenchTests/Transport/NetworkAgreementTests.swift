@@ -14,13 +14,13 @@ import Testing
 
     @Test func theNetworksHeldAreTheOnesTheNs3CheckChecks() throws {
         // The check's session kinds, in its order: a reader, then a browser.
-        for (http, prefix) in [("1.1", ""), ("2", "h2_")] {
+        for (http, prefix) in [(HTTPVersion.http11, ""), (.http2, "h2_")] {
             let perDownload = try Self.checkArray(prefix + "checked_networks")
             let distributions = try Self.checkArray(prefix + "dist_checked_networks")
             for (index, session) in NetworkAgreement.Session.allCases.enumerated() {
                 let entry = try #require(NetworkAgreement.checked.first { $0.http == http && $0.session == session })
-                #expect(entry.perDownload.sorted() == perDownload[index].sorted(), "HTTP/\(http) \(session)")
-                #expect(entry.distributions.sorted() == distributions[index].sorted(), "HTTP/\(http) \(session)")
+                #expect(entry.perDownload.sorted() == perDownload[index].sorted(), "\(http.label) \(session)")
+                #expect(entry.distributions.sorted() == distributions[index].sorted(), "\(http.label) \(session)")
             }
         }
         #expect(NetworkAgreement.checked.count == 4)
@@ -34,16 +34,16 @@ import Testing
         #expect(NetworkAgreement.summary(of: .threeG)
             == "  network 3g (HTTP/2): ns-3 holds reader downloads and browser distributions (docs/network.md)")
         var threeG = NetworkProfile.threeG
-        threeG.http = "1.1"
+        threeG.http = .http11
         #expect(NetworkAgreement.summary(of: threeG)
             == "  network 3g (HTTP/1.1): ns-3 holds reader distributions, not browser sessions (docs/network.md)")
         var edge = NetworkProfile.edge
         #expect(NetworkAgreement.summary(of: edge)
             == "  network edge (HTTP/2): ns-3 holds reader distributions, not browser sessions (docs/network.md)")
-        edge.http = "1.1"
+        edge.http = .http11
         #expect(NetworkAgreement.summary(of: edge)
             == "  network edge (HTTP/1.1): not held by ns-3: the answer is the model's alone (docs/network.md)")
-        for http in NetworkProfile.httpVersions {
+        for http in HTTPVersion.allCases {
             for var network in NetworkProfile.builtIn {
                 network.http = http
                 #expect(NetworkAgreement.summary(of: network).count <= 100, "\(network.name)")
@@ -73,7 +73,7 @@ import Testing
         // One held network is enough for the line; where ns-3 holds nothing, the network's own
         // line already says the answer is the model's alone.
         var unheld = NetworkProfile.edge
-        unheld.http = "1.1"
+        unheld.http = .http11
         #expect(NetworkAgreement.lines(networks: [unheld, .lte], workloads: behaviors(.skimmer)).count == 3)
         #expect(NetworkAgreement.lines(networks: [unheld], workloads: behaviors(.skimmer)) == [NetworkAgreement.summary(of: unheld)])
         var deeper = NetworkProfile.lte

@@ -127,7 +127,7 @@ import Testing
     /// the lost ones wait for one retransmission timer, which later losses wait for too.
     @Test func aRecoveryWhoseRetransmissionsMeetAFullBufferKeepsSendingAndWaitsForOneTimer() {
         let network = Self.launch(on: NetworkProfile.dsl.overHTTP11)
-        let dropped = Double(Transfer.retransmissionsLostToAFullBuffer * NetworkProfile.dsl.overHTTP11.maxSegmentBytes)
+        let dropped = Double(FittedRecoveryRules.retransmissionsLostToAFullBuffer * NetworkProfile.dsl.overHTTP11.maxSegmentBytes)
         var timers: [Int: Int64] = [:]
         var sentWhileWaiting: Set<Int> = []
         var fired = 0
@@ -135,8 +135,8 @@ import Testing
         while let time = network.nextTime() {
             delivered += network.takeDelivered(at: time).count
             for exchange in network.exchanges {
-                let transfer = network.connections[exchange.connection].transfer
-                if transfer.timeoutAt != .max {
+                let transfer = network.connections[exchange.connection].sender
+                if transfer.timeoutAt != nil {
                     #expect(transfer.awaitingTimeout > 0 && transfer.unsent >= transfer.awaitingTimeout, "the lost bytes wait for the timer")
                     #expect(transfer.pendingLoss == .none, "a loss meanwhile waits for the same timer")
                     if let armed = timers[exchange.id] {
@@ -147,7 +147,7 @@ import Testing
                                 "\(transfer.awaitingTimeout) bytes wait, more than the \(dropped) a full buffer drops")
                     }
                     timers[exchange.id] = transfer.timeoutAt
-                    if transfer.queuedWire > 0 && transfer.roundStartedAt < transfer.timeoutAt && transfer.roundStartedAt > 0 {
+                    if transfer.queuedWire > 0 && transfer.roundStartedAt < transfer.timeoutAt! && transfer.roundStartedAt > 0 {
                         sentWhileWaiting.insert(exchange.id)
                     }
                 } else if let armed = timers.removeValue(forKey: exchange.id) {
@@ -168,17 +168,17 @@ import Testing
     /// launch that overflows the buffer recovers without a retransmission waiting for the timer,
     /// over either HTTP version.
     @Test func aLinkSlowerThanTheDelayedACKTimerLosesNoRetransmission() {
-        #expect([NetworkProfile.wifi, .dsl, .lte, .threeG, .veryBad].allSatisfy { SimulatedNetwork(network: $0, seed: 1).holesComeInPairs })
-        #expect(!SimulatedNetwork(network: .edge, seed: 1).holesComeInPairs)
+        #expect([NetworkProfile.wifi, .dsl, .lte, .threeG, .veryBad].allSatisfy { SimulatedNetwork(network: $0, seed: 1).path.holesComeInPairs })
+        #expect(!SimulatedNetwork(network: .edge, seed: 1).path.holesComeInPairs)
         for edge in [NetworkProfile.edge, NetworkProfile.edge.overHTTP11] {
             let network = SimulatedNetwork(network: edge, seed: 1)
             for url in 1...6 { network.send(.image(url: UInt64(url), serial: url), to: .images, responseBytes: 100_000, at: 0) }
             var delivered = 0
             while let time = network.nextTime() {
                 delivered += network.takeDelivered(at: time).count
-                #expect(network.connections.allSatisfy { $0.transfer.awaitingTimeout == 0 }, "HTTP/\(edge.http) at \(time) ns")
+                #expect(network.connections.allSatisfy { $0.sender.awaitingTimeout == 0 }, "\(edge.http.label) at \(time) ns")
             }
-            #expect(network.connections.contains { $0.hasRecovered }, "HTTP/\(edge.http): the launch overflowed the buffer")
+            #expect(network.connections.contains { $0.sender.hasRecovered }, "\(edge.http.label): the launch overflowed the buffer")
             #expect(delivered == 6)
         }
     }
@@ -198,9 +198,9 @@ import Testing
             while let time = network.nextTime() {
                 delivered += network.takeDelivered(at: time).count
                 #expect(network.connections.count == 1, "one connection")
-                let connection = network.connections[0], transfer = connection.transfer
-                overshot = overshot || connection.overshot
-                waited = waited || (connection.overshot && transfer.timeoutAt != .max && transfer.awaitingTimeout > 0)
+                let connection = network.connections[0], transfer = connection.sender
+                overshot = overshot || connection.sender.overshot
+                waited = waited || (connection.sender.overshot && transfer.timeoutAt != nil && transfer.awaitingTimeout > 0)
             }
             return (overshot, waited, delivered)
         }
@@ -225,10 +225,10 @@ import Testing
                 _ = network.takeDelivered(at: time)
                 for exchange in network.exchanges {
                     let connection = network.connections[exchange.connection]
-                    if connection.transfer.timeoutAt != .max {
-                        armed[exchange.id] = connection.window.threshold
+                    if connection.sender.timeoutAt != nil {
+                        armed[exchange.id] = connection.sender.window.threshold
                     } else if let before = armed.removeValue(forKey: exchange.id) {
-                        seen.append((before, connection.window.threshold))
+                        seen.append((before, connection.sender.window.threshold))
                     }
                 }
             }
@@ -257,16 +257,16 @@ import Testing
         func recoveries(downloads: Int, bytes: Int64 = 3_000_000) -> (fast: Int, timers: Int) {
             let network = SimulatedNetwork(network: NetworkProfile.lte.overHTTP11, seed: 1)
             for url in 1...downloads { network.send(.image(url: UInt64(url), serial: url), to: .images, responseBytes: bytes, at: 0) }
-            var seen: [Int: (Transfer.PendingLoss, Int64)] = [:]
+            var seen: [Int: (TCPSender.PendingLoss, Int64?)] = [:]
             var counts = (fast: 0, timers: 0)
             while let time = network.nextTime() {
                 _ = network.takeDelivered(at: time)
                 for exchange in network.exchanges {
-                    let transfer = network.connections[exchange.connection].transfer
+                    let transfer = network.connections[exchange.connection].sender
                     let state = (transfer.pendingLoss, transfer.timeoutAt)
-                    let before = seen[exchange.id] ?? (.none, .max)
+                    let before = seen[exchange.id] ?? (.none, nil)
                     if state.0 == .fastRecovery && before.0 != .fastRecovery { counts.fast += 1 }
-                    if state.1 != .max && before.1 == .max { counts.timers += 1 }
+                    if state.1 != nil && before.1 == nil { counts.timers += 1 }
                     seen[exchange.id] = state
                 }
             }
@@ -295,7 +295,7 @@ import Testing
         while let time = network.nextTime(), checked == 0 {
             _ = network.takeDelivered(at: time)
             guard let download = network.exchanges.first,
-                  case let transfer = network.connections[download.connection].transfer, transfer.clocked,
+                  case let transfer = network.connections[download.connection].sender, transfer.clocked,
                   transfer.arrival.start == time, transfer.arrival.wire > 10 * 1_500,
                   // a slow-start round: a congestion-avoidance one arrives over the round trip
                   transfer.arrival.span < NetworkProfile.threeG.overHTTP11.baseRoundTrip
@@ -330,7 +330,7 @@ import Testing
         while moment == nil, let time = probe.nextTime() {
             if probe.takeDelivered(at: time).contains(.image(url: 2, serial: 2)) { idleSince = time }
             guard let idleSince, time - idleSince < profile.idleTimeout / 2,
-                  let download = probe.exchanges.first, probe.connections[download.connection].transfer.arrival.start == time
+                  let download = probe.exchanges.first, probe.connections[download.connection].sender.arrival.start == time
             else { continue }
             let buffer = Double(profile.bufferPackets) * packet
 
@@ -347,8 +347,8 @@ import Testing
         #expect(shared.send(.image(url: 3, serial: 3), to: .images, responseBytes: 100_000, at: sent).opened == false)
         _ = shared.takeDelivered(at: moment)
         let second = shared.exchanges.first { $0.payload == .image(url: 3, serial: 3) }!
-        let transfer = shared.connections[second.connection].transfer
-        #expect(second.stage == .responding && transfer.roundStartedAt == moment)
+        let transfer = shared.connections[second.connection].sender
+        #expect(second.response != nil && transfer.roundStartedAt == moment)
         #expect(transfer.pendingLoss == .none && transfer.roundBytes == Double(profile.initialWindowSegments * profile.maxSegmentBytes))
     }
 
@@ -395,8 +395,8 @@ import Testing
         #expect(slower >= 18, "10 % loss slows nearly every 300 KB download: \(slower) of 20")
     }
 
-    @Test(arguments: ["1.1", "2"])
-    func lookingAtTheNetworkBetweenItsEventsChangesNothing(http: String) {
+    @Test(arguments: HTTPVersion.allCases)
+    func lookingAtTheNetworkBetweenItsEventsChangesNothing(http: HTTPVersion) {
         for var profile in [NetworkProfile.wifi, .lte, .threeG].map(\.overHTTP11) {
             profile.http = http
             func run(peekingEvery step: Int64?) -> [(SimulatedNetwork.Payload, Int64)] {

@@ -64,10 +64,10 @@ struct CaptureSources {
 
     /// A capture's name for an HTTP version — a HAR's `HTTP/1.1`, `h2` or `http/2.0`, a serve
     /// log's ALPN name — as `NetworkProfile.http` names it; nil for anything else (HTTP/3, none).
-    static func httpVersion(_ name: String) -> String? {
+    static func httpVersion(_ name: String) -> HTTPVersion? {
         switch name.lowercased() {
-        case RequestLogFile.http11, "http/1.0": return "1.1"
-        case RequestLogFile.http2, "http/2", "http/2.0": return "2"
+        case RequestLogFile.http11, "http/1.0": return .http11
+        case RequestLogFile.http2, "http/2", "http/2.0": return .http2
         default: return nil
         }
     }

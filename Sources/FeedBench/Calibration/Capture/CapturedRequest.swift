@@ -33,9 +33,9 @@ public struct CapturedRequest: Sendable, Equatable {
     /// The body bytes the response was to have, when known: for a download the client gave up
     /// on, the whole image (a serve log's `object_bytes`).
     public var responseBytes: Int?
-    /// The HTTP version it went over, as `NetworkProfile.http` names it ("1.1" or "2"), when the
-    /// capture says (a HAR's `httpVersion`, a serve log's `protocol`).
-    public var http: String?
+    /// The HTTP version it went over, when the capture says (a HAR's `httpVersion`, a serve
+    /// log's `protocol`).
+    public var http: HTTPVersion?
     /// Items in the API's JSON array, and the width × height pairs its items or the image's
     /// own header gave.
     public var items: Int?

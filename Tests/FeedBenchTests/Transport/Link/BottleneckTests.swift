@@ -8,19 +8,28 @@ import Testing
     /// 8 Mbit/s: one wire byte a microsecond; 10 packets of 1,500 wire bytes.
     static func link() -> Bottleneck { Bottleneck(bitsPerSecond: 8_000_000, packets: 10, packetWire: 1_500) }
 
+    /// Owners 0–3: two responses and two connections' flights.
+    static func owner(_ index: Int) -> Bottleneck.Owner { index < 2 ? .response(exchange: index) : .flight(connection: index) }
+    static func index(_ owner: Bottleneck.Owner) -> Int {
+        switch owner {
+        case let .response(exchange): exchange
+        case let .flight(connection): connection
+        }
+    }
+
     @Test func servesFirstInFirstOutAtTheLinksRate() {
         var bottleneck = Self.link()
         #expect(bottleneck.capacity == 15_000 && bottleneck.nextDeparture == nil && bottleneck.queueDelay == 0)
-        bottleneck.enqueue(1_000, of: 1)
-        bottleneck.enqueue(500, of: 2)
+        bottleneck.enqueue(1_000, of: .response(exchange: 1))
+        bottleneck.enqueue(500, of: .flight(connection: 2))
         #expect(bottleneck.queueDelay == 1_500_000 && bottleneck.nextDeparture == 1_000_000)
-        var served: [(Int, Double, Bool)] = []
+        var served: [(Bottleneck.Owner, Double, Bool)] = []
         bottleneck.serve(to: 600_000) { served.append(($0, $1, $2)) }
-        #expect(served.count == 1 && served[0] == (1, 600, false))
+        #expect(served.count == 1 && served[0] == (.response(exchange: 1), 600, false))
         #expect(bottleneck.queuedWire == 900 && bottleneck.queueDelay == 900_000 && bottleneck.nextDeparture == 1_000_000)
         served.removeAll()
         bottleneck.serve(to: 1_200_000) { served.append(($0, $1, $2)) }
-        #expect(served.count == 2 && served[0] == (1, 400, true) && served[1] == (2, 200, false))
+        #expect(served.count == 2 && served[0] == (.response(exchange: 1), 400, true) && served[1] == (.flight(connection: 2), 200, false))
         #expect(bottleneck.nextDeparture == 1_500_000 && bottleneck.budget(to: 1_500_000) == 300)
         bottleneck.empty()
         #expect(bottleneck.queuedWire == 0 && bottleneck.nextDeparture == nil && bottleneck.servedTo == 1_200_000)
@@ -30,7 +39,7 @@ import Testing
         // 1,000 wire bytes at 3 Mbit/s take 2,666,666.67 ns: rounded up, the departure is the
         // first whole nanosecond by which all of it has gone.
         var bottleneck = Bottleneck(bitsPerSecond: 3_000_000, packets: 10, packetWire: 1_500)
-        bottleneck.enqueue(1_000, of: 7)
+        bottleneck.enqueue(1_000, of: .response(exchange: 7))
         let departure = bottleneck.nextDeparture!
         #expect(departure == 2_666_667)
         var before = bottleneck
@@ -57,20 +66,20 @@ import Testing
             var time = now
             while time < next {
                 time = min(next, time + random.next(in: 1...400_000))
-                steps.serve(to: time) { exchange, wire, chunkLeft in
-                    creditedSteps[exchange] += wire
+                steps.serve(to: time) { owner, wire, chunkLeft in
+                    creditedSteps[Self.index(owner)] += wire
                     if chunkLeft { leftSteps += 1 }
                 }
             }
-            once.serve(to: next) { exchange, wire, chunkLeft in
-                creditedOnce[exchange] += wire
+            once.serve(to: next) { owner, wire, chunkLeft in
+                creditedOnce[Self.index(owner)] += wire
                 if chunkLeft { leftOnce += 1 }
             }
             now = next
             let wire = Double(random.next(in: 1...6_000))
-            let exchange = Int(random.next(below: 4))
-            once.enqueue(wire, of: exchange)
-            steps.enqueue(wire, of: exchange)
+            let owner = Self.owner(Int(random.next(below: 4)))
+            once.enqueue(wire, of: owner)
+            steps.enqueue(wire, of: owner)
             enqueued += wire
         }
         #expect(leftOnce == leftSteps && once.chunks.count == steps.chunks.count)
