@@ -116,8 +116,8 @@ final class SharedFlag: Sendable {
     func withLock<Result>(_ body: (inout Bool) -> Result) -> Result { value.withLock { body(&$0) } }
 }
 
-/// Each request's context: the client's address (its connections are limited), its channel
-/// (an HTTP/2 stream's, or its connection's) and its connection (numbered in the log).
+/// Each request's context: the client's address (its connections are limited) and its channel
+/// (an HTTP/2 stream's, or its connection's).
 struct ServeContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     let client: String
@@ -138,9 +138,6 @@ struct ServeContext: RequestContext {
     /// What the client cancels the request by closing (its channel's identity while it lives,
     /// for the closures' watch): its connection over HTTP/1.1, its stream over HTTP/2.
     var connection: ObjectIdentifier { ObjectIdentifier(channel) }
-
-    /// The real connection the request came on.
-    var connectionChannel: any Channel { isStream ? channel.parent! : channel }
 
     /// The protocol as the request log names it.
     var httpProtocol: String { isStream ? RequestLogFile.http2 : RequestLogFile.http11 }

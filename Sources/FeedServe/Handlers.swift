@@ -244,11 +244,11 @@ struct Handlers: Sendable {
     }
 
     /// Logs a request: on the model's connection when it crossed the network model (`sent`),
-    /// else on its real connection's number.
+    /// else on none (it opened nothing the model knows of).
     static func log(_ state: ServeState, _ request: Request, _ context: ServeContext, status: Int, bytes: Int, objectBytes: Int? = nil,
                     arrived: Int64, delay: Int64, sent: ServedNetwork.Sent? = nil) {
         guard let log = state.log else { return }
-        let connection = sent.map { (number: $0.connection, first: $0.opened) } ?? state.connectionNumber(context.connectionChannel)
+        let connection: (number: Int?, first: Bool) = sent.map { ($0.connection, $0.opened) } ?? (nil, false)
         log.record(RequestLogFile.Record(time: arrived, method: request.method.rawValue, path: request.uri.string, status: status,
                                          bytes: Int64(bytes), objectBytes: objectBytes.map(Int64.init), injectedDelay: delay,
                                          duration: state.now - arrived, connection: connection.number, newConnection: connection.first,

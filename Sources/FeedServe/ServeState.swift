@@ -19,17 +19,6 @@ final class ServeState: Sendable {
         /// Image responses under way per client address, and the ones waiting for a slot.
         var slots: [String: Int] = [:]
         var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
-        /// The real connections, numbered in order of first request (for the requests that do
-        /// not cross the network model), and how many have been numbered.
-        var connections: [ObjectIdentifier: NumberedConnection] = [:]
-        var numbered = 0
-    }
-
-    /// A real connection's number, and its channel held weakly: a channel freed and another made
-    /// at its address is another connection, not the first one again.
-    struct NumberedConnection {
-        let number: Int
-        weak var channel: (any Channel)?
     }
 
     let inner: Mutex<Inner>
@@ -87,21 +76,13 @@ final class ServeState: Sendable {
         inner.withLock { state in
             var updated = conditions
             updated.api = api
-            if updated.network != state.conditions.network { state.network = ServedNetwork(profile: updated.network, seed: seed) }
+            // A new network numbers its connections on from the last one's, so the log's
+            // connections stay distinct.
+            if updated.network != state.conditions.network {
+                state.network = ServedNetwork(profile: updated.network, seed: seed, connectionsOpened: state.network.connectionsOpened)
+            }
             state.conditions = updated
             state.api.reconfigure(api)
-        }
-    }
-
-    /// The real connection's number, 1, 2, … in order of first request, and whether this is its
-    /// first request. O(1).
-    func connectionNumber(_ channel: any Channel) -> (number: Int, first: Bool) {
-        let id = ObjectIdentifier(channel)
-        return inner.withLock { state in
-            if let known = state.connections[id], known.channel === channel { return (known.number, false) }
-            state.numbered += 1
-            state.connections[id] = NumberedConnection(number: state.numbered, channel: channel)
-            return (state.numbered, true)
         }
     }
 

@@ -71,17 +71,18 @@ import Testing
             // Call k asks for page k, the simulation's k-th page.
             let pages = served.filter { $0.path.hasPrefix("/v1/images/search") }.map(\.path)
             #expect(pages == (1...pages.count).map { "/v1/images/search?limit=10&page=\($0)" })
-            // Its real connections were open before its clock started (one /_conditions on each).
+            // Its real connections were open before its clock started (one /_conditions on each):
+            // those cross no network model and name none of its connections.
             let connections = network.connectionsPerHost + 1
             let warmUp = served.prefix(connections)
-            #expect(warmUp.allSatisfy { $0.path == "/_conditions" } && Set(warmUp.map(\.connection)).count == connections)
+            #expect(warmUp.allSatisfy { $0.path == "/_conditions" && $0.connection == nil && !$0.newConnection })
             // The run's requests crossed the server's network model: its connections, each opened
             // by one request, the first by the first call, as in simulation.
             let modelled = served.dropFirst(connections)
             #expect(modelled.allSatisfy { $0.path != "/_conditions" && $0.httpProtocol == RequestLogFile.http11 })
-            var opened: [Int: Int] = [:]
+            var opened: [Int?: Int] = [:]
             for record in modelled where record.newConnection { opened[record.connection, default: 0] += 1 }
-            #expect(opened.values.allSatisfy { $0 == 1 } && Set(modelled.map(\.connection)) == Set(opened.keys))
+            #expect(opened.values.allSatisfy { $0 == 1 } && Set(modelled.map(\.connection)) == Set(opened.keys) && opened[nil] == nil)
             let (first, simulatedFirst) = (modelled.first!, simulation.requests.min { $0.time < $1.time }!)
             #expect(first.path == simulatedFirst.path && first.connection == simulatedFirst.connection && first.newConnection && simulatedFirst.newConnection)
             let extra = requested.subtracting(wouldRequest)

@@ -149,13 +149,13 @@ import Testing
             #expect(records[0].connection == 1 && records[0].newConnection && records[1].connection == 2 && records[1].newConnection)
             #expect(records[2].connection == 2 && !records[2].newConnection, "the next image reuses it")
             var opened: [Int: Int] = [:]
-            for record in records where record.newConnection { opened[record.connection, default: 0] += 1 }
+            for record in records where record.newConnection { opened[record.connection ?? 0, default: 0] += 1 }
             #expect(opened.values.allSatisfy { $0 == 1 } && opened.count == expected.values.filter(\.opened).count)
             // Requests that arrive together may reach the model in another order than their
             // arrival times: the six are held to the model's times and connections as a group.
             var misses: [String] = []
             let crossed = records.indices.filter { expected[$0] != nil }
-            let use = { (connection: Int, opened: Bool) in "\(connection)\(opened ? " (new)" : "")" }
+            let use = { (connection: Int?, opened: Bool) in "\(connection ?? 0)\(opened ? " (new)" : "")" }
             let (logged, model) = (crossed.map { use(records[$0].connection, records[$0].newConnection) }, crossed.map { use(expected[$0]!.connection, expected[$0]!.opened) })
             if logged.sorted() != model.sorted() { misses.append("connections \(logged), model \(model)") }
             for path in Set(crossed.map { records[$0].path }) {
@@ -263,25 +263,26 @@ import Testing
         #expect(held.time + held.duration > held.sent!, "its duration counts from its arrival")
     }
 
-    /// A request that does not cross the network model (here a 404) is logged on its real
-    /// connection: one opened after another was closed is a new connection, even when the server
-    /// makes it where the closed one was.
-    @Test func aConnectionOpenedAfterAnotherClosedIsLoggedAsANewOne() async throws {
+    /// Only the network model's connections are in the log: a request that crosses no network
+    /// (the conditions, a 404) opens none the model knows of, and its line names none. A change
+    /// of network numbers the new model's connections on from the last one's, so that no two
+    /// connections of a log share a number (and each is opened once).
+    @Test func onlyTheModelsConnectionsAreNumberedAndANewNetworkNumbersThemOn() async throws {
         let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
         let server = try await RunningServer.start(Self.instant(), log: log)
-        let port = try #require(server.port)
-        let statuses = try await OwnThreads.run { _ in
-            try (0..<20).map { _ -> Int in
-                let status = try TimingConnection(port: port).get("/images/nope.jpg").status
-                usleep(20_000) // the server frees the closed connection before the next one comes
-                return status
-            }
-        }
+        _ = try await server.request("/_conditions")
+        _ = try await server.request("/images/nope.jpg")
+        _ = try await server.request("/v1/images/search?page=1")
+        let changed = try await server.put(conditions: #"{"network": {"bitsPerSecond": 5000000}}"#)
+        #expect(changed.status == 200, "\(changed.text)")
+        _ = try await server.request("/v1/images/search?page=2")
         await server.stop()
-        #expect(statuses.first?.allSatisfy { $0 == 404 } == true)
         let records = try RequestLogFile.records(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: log))), source: log)
-        #expect(records.map(\.connection) == Array(1...20))
-        #expect(records.allSatisfy { $0.newConnection })
+        #expect(records.map(\.path) == ["/_conditions", "/images/nope.jpg", "/v1/images/search?page=1", "/_conditions", "/v1/images/search?page=2"])
+        #expect(records.map(\.connection) == [nil, nil, 1, nil, 2] && records.map(\.newConnection) == [false, false, true, false, true],
+                "\(records.map { ($0.connection, $0.newConnection) })")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(lines.filter { $0.contains("/_conditions,") }.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false)[8].isEmpty })
     }
 
     /// A client that gives up on a download part way (it resets the connection) still has its

@@ -11,7 +11,8 @@ import Foundation
 /// - `injected_delay_ms`: the server's own time (the API's latency; 0 for images);
 ///   `duration_ms`: arrival to the last byte (what the client waited: handshakes, the network
 ///   model and the server's time); `connection`: the network model's connection, 1, 2, … as it
-///   opened them (a request that crossed no network: its real connection's number);
+///   opened them, numbered on across a change of the server's network (empty for a request that
+///   crossed no network: the conditions, the API document, a refusal, an offline answer);
 ///   `new_connection`: 1 when this request opened its connection, else 0; `protocol`: `http/1.1`
 ///   or `h2`; `priority`: `high` or `low` as the app sent it (a simulated run's), empty when not
 ///   known (the server's: HTTP/1.1 carries none); `sent_ms`: when the request went onto the
@@ -66,7 +67,8 @@ public enum RequestLogFile {
         public var objectBytes: Int64?
         public var injectedDelay: Int64
         public var duration: Int64
-        public var connection: Int
+        /// The network model's connection it went on; `nil` when it crossed no network.
+        public var connection: Int?
         /// Whether this request opened its connection.
         public var newConnection: Bool
         public var httpProtocol: String
@@ -78,7 +80,7 @@ public enum RequestLogFile {
         public var line: Int
 
         public init(time: Int64, method: String, path: String, status: Int, bytes: Int64, objectBytes: Int64?, injectedDelay: Int64,
-                    duration: Int64, connection: Int, newConnection: Bool = false, httpProtocol: String = RequestLogFile.http11,
+                    duration: Int64, connection: Int?, newConnection: Bool = false, httpProtocol: String = RequestLogFile.http11,
                     priority: String = "", sent: Int64? = nil, line: Int = 0) {
             self.time = time
             self.method = method
@@ -106,7 +108,7 @@ public enum RequestLogFile {
         public var csvLine: String {
             let quotedPath = path.contains(",") || path.contains("\"") ? "\"" + path.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : path
             return [Self.milliseconds(time), method, quotedPath, String(status), String(bytes), objectBytes.map(String.init) ?? "",
-                    Self.milliseconds(injectedDelay), Self.milliseconds(duration), String(connection), newConnection ? "1" : "0",
+                    Self.milliseconds(injectedDelay), Self.milliseconds(duration), connection.map(String.init) ?? "", newConnection ? "1" : "0",
                     httpProtocol, priority, sent.map { FixedPoint.ratio($0, 1_000_000, decimals: 6) } ?? ""].joined(separator: ",") + "\n"
         }
 
@@ -176,8 +178,9 @@ public enum RequestLogFile {
         var seen = Set<Int>()
         for record in table.records {
             let fields = Fields(record: record, source: source)
-            let connection = Int(try fields.whole(8, in: 1...Int64(Int32.max)))
-            let opened = current ? try fields.whole(9, in: 0...1) == 1 : seen.insert(connection).inserted
+            // Empty: a request that crossed no network (the current logs only).
+            let connection = current && record.fields[8].isEmpty ? nil : Int(try fields.whole(8, in: 1...Int64(Int32.max)))
+            let opened = current ? try fields.whole(9, in: 0...(connection == nil ? 0 : 1)) == 1 : seen.insert(connection!).inserted
             let httpProtocol = current ? try fields.token(10) : http11
             let priority = prioritized ? try fields.priority(11) : ""
             let sent = timed && !record.fields[12].isEmpty ? try fields.milliseconds(12) : nil

@@ -68,11 +68,17 @@ public final class ServedNetwork: Sendable {
     private let delay: Int64
 
     /// A model of `profile` whose draws (loss, jitter) come from `seed`, as a simulated run's
-    /// network for the same seed.
-    public init(profile: NetworkProfile, seed: UInt64) {
+    /// network for the same seed; its connections are numbered from `connectionsOpened` + 1 (the
+    /// connections an earlier model of the same server opened).
+    public init(profile: NetworkProfile, seed: UInt64, connectionsOpened: Int = 0) {
         self.profile = profile
         delay = profile.oneWayDelay.lowerBound
-        state = Locked(State(model: SimulatedNetwork(network: profile, seed: seed)))
+        state = Locked(State(model: SimulatedNetwork(network: profile, seed: seed, connectionsOpened: connectionsOpened)))
+    }
+
+    /// The connections the model has opened so far (the last one's number). O(1).
+    public var connectionsOpened: Int {
+        state.withLock { $0.model.connectionsOpened }
     }
 
     /// Sends a request to `host` at `now`, whose response is `bodyBytes` of body after `think`

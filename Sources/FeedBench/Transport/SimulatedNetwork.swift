@@ -39,7 +39,7 @@ final class SimulatedNetwork {
     let path: Path
     @exclusivity(unchecked) private var exchangesMade = 0
     /// Connections opened so far (the next one's id is one more).
-    @exclusivity(unchecked) private var openedConnections = 0
+    @exclusivity(unchecked) private(set) var connectionsOpened: Int
     /// Payloads whose last byte arrived, in order, until taken.
     @exclusivity(unchecked) var delivered: [Payload] = []
     /// The exchanges' earliest stage change or round, and whose (`nil`: not known). Kept until
@@ -50,8 +50,11 @@ final class SimulatedNetwork {
     /// The earliest check the run's clock holds for the network, if any (`scheduleCheck`).
     @exclusivity(unchecked) private var pendingCheck: Int64?
 
-    init(network: NetworkProfile, seed: UInt64) {
+    /// The network of a run drawing from `seed`; its connections are numbered from
+    /// `connectionsOpened` + 1.
+    init(network: NetworkProfile, seed: UInt64, connectionsOpened: Int = 0) {
         self.network = network
+        self.connectionsOpened = connectionsOpened
         generator = SeededGenerator(seed: seed, stream: 0x7463_7069_702e_6e65)
         let segment = Double(network.maxSegmentBytes)
         bottleneck = Bottleneck(bitsPerSecond: network.bitsPerSecond, packets: network.bufferPackets,
@@ -72,9 +75,9 @@ final class SimulatedNetwork {
               at now: Int64) -> (connection: Int, opened: Bool) {
         advance(to: now)
         let (index, opened) = pool.acquire(host, at: now, connections: &connections, exchanges: exchanges) { _ in
-            openedConnections += 1
+            connectionsOpened += 1
             let syn = uplink.arrival(of: Sizes.headers, sentAt: now, lossTimeout: 1_000_000_000, drawing: &generator)
-            return TCPConnection(id: openedConnections, host: host, network: network, sentAt: now, synArrives: syn)
+            return TCPConnection(id: connectionsOpened, host: host, network: network, sentAt: now, synArrives: syn)
         }
         exchangesMade += 1
         let stage: Exchange.Stage = opened ? .opening

@@ -56,9 +56,9 @@ import Testing
         let calls = result.requests.filter { $0.path.hasPrefix("/v1/") }
         #expect(Set(images.map(\.connection)).isDisjoint(with: Set(calls.map(\.connection))))
         #expect(result.requests.allSatisfy { $0.httpProtocol == RequestLogFile.http11 })
-        let byStart = result.requests.sorted { ($0.time, $0.connection) < ($1.time, $1.connection) }
+        let byStart = result.requests.sorted { ($0.time, $0.connection ?? 0) < ($1.time, $1.connection ?? 0) }
         var seen = Set<Int>()
-        for record in byStart { #expect(record.newConnection == seen.insert(record.connection).inserted, "\(record.csvLine)") }
+        for record in byStart { #expect(record.newConnection == seen.insert(record.connection ?? 0).inserted, "\(record.csvLine)") }
         let limit = NetworkProfile.wifi.connectionsPerHost
         for record in images {
             let busy = images.filter { $0.time <= record.time && record.time < $0.time + $0.duration }.count

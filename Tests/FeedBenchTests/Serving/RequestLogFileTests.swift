@@ -30,8 +30,12 @@ import Testing
         let earlier = try Self.parse(["1,GET,/images/7.jpg,200,300,300,0,50,3", "2,GET,/images/8.jpg,200,300,300,0,9,3",
                                       "3,GET,/images/9.jpg,200,300,300,0,9,4"])
         #expect(earlier.map(\.newConnection) == [true, false, true])
+        // A request that crossed no network (`bench serve`'s conditions, a 404) names no
+        // connection, and opened none.
+        let local = try Self.parse(["4,GET,/_conditions,200,900,,0,1,,0,http/1.1,,"], header: RequestLogFile.header)
+        #expect(local[0].connection == nil && !local[0].newConnection && local[0].csvLine == "4.000,GET,/_conditions,200,900,,0.000,1.000,,0,http/1.1,,\n")
         for (line, field) in [("1,GET,/,200,0,,0,0,1,2,http/1.1,,", "new_connection"), ("1,GET,/,200,0,,0,0,1,1,http 2,,", "protocol"),
-                              ("1,GET,/,200,0,,0,0,1,1,h2,urgent,", "priority")] {
+                              ("1,GET,/,200,0,,0,0,1,1,h2,urgent,", "priority"), ("1,GET,/,200,0,,0,0,,1,h2,,", "new_connection")] {
             #expect {
                 _ = try Self.parse([line], header: RequestLogFile.header)
             } throws: { error in (error as? InputError)?.field == field }

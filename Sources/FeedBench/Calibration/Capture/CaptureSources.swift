@@ -54,7 +54,7 @@ struct CaptureSources {
         var request = CapturedRequest(kind: kind, start: Double(record.sentOrArrival) / 1e6, host: "bench serve",
                                status: abandoned ? 0 : record.status,
                                bodyBytes: record.status == 200 && record.bytes > 0 ? Int(record.bytes) : nil, wireBytes: Int(record.bytes),
-                               duration: Double(record.duration - held) / 1e6, connection: String(record.connection),
+                               duration: Double(record.duration - held) / 1e6, connection: record.connection.map(String.init),
                                serverTime: serverTimes ? Double(record.injectedDelay) / 1e6 : nil,
                                opened: serverTimes ? record.newConnection : nil,
                                responseBytes: Int(abandoned ? record.objectBytes ?? record.bytes : record.bytes))
