@@ -117,7 +117,9 @@ struct RunCommand: ParsableCommand {
             results = [try Self.runLive(runs, server: live, store: store, certificate: liveCA, httpAsked: session.http != nil)]
         } else {
             if let store { try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true) }
-            results = try RunBatch.run(runs, jobs: jobs, storeDirectory: store)
+            var bar = ProgressBar(label: "run")
+            results = try RunBatch.run(runs, jobs: jobs, storeDirectory: store) { bar.update($0, of: runs.count) }
+            bar.finish()
         }
         let displays = results.reduce(0) { $0 + $1.displays }
         guard displays > 0 else { throw InputError.noDisplays(source: "run", runs: results.count) }

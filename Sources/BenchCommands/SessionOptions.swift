@@ -23,7 +23,7 @@ struct SessionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A workload JSON from bench calibrate: its network, API models and image sizes replace the built-in ones (not with --network).", valueName: "file"))
     var workload: String?
 
-    @Option(help: ArgumentHelp("The HTTP version every run's network speaks: 1.1 (6 connections a host, one response each) or 2 (one connection a host, its responses multiplexed as streams, visible cells' before prefetches); default: the network's (1.1 in every preset).", valueName: "version"))
+    @Option(help: ArgumentHelp("The HTTP version every run's network speaks: 1.1 (6 connections a host, one response each) or 2 (one connection a host, its responses multiplexed as streams, visible cells' before prefetches); default: the network's (2 in every preset).", valueName: "version"))
     var http: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Seed 000's prefetch buffer: images preloaded between the feed store/API and the display list (the seed uses 30; 0 is off).", valueName: "count"))

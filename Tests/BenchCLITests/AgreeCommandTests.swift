@@ -20,8 +20,9 @@ import Testing
         }
         #expect(lines.last == (agree.status == 0 ? "1 of 1 configurations within every band" : "0 of 1 configurations within every band"))
         let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
-        #expect(rows.first == "profile,network,policy,memory_limit_bytes,disk_limit_bytes,prefetch_window,trace,seed,launches,scenario,metric,simulated,live,band,within")
-        #expect(rows.count == 1 + 9 && rows[1].hasPrefix("low-end,wifi,lru,471859200,") && rows[1].contains(",api_requests,"))
+        #expect(rows.first == "profile,network,http,policy,memory_limit_bytes,disk_limit_bytes,prefetch_window,trace,seed,launches,scenario,metric,simulated,live,band,within")
+        // The preset's HTTP version, live (over TLS) as simulated.
+        #expect(rows.count == 1 + 9 && rows[1].hasPrefix("low-end,wifi,2,lru,471859200,") && rows[1].contains(",api_requests,"), "\(rows)")
     }
 
     @Test func whatCannotRunLiveIsRefusedInOneLine() throws {

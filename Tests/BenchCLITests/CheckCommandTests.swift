@@ -23,7 +23,7 @@ import Testing
         // (2 behaviours × 3 seeds) and window 5's browser rows.
         let line = 1 + 6 + 3
         var cells = lines[line].split(separator: ",").map(String.init)
-        #expect(cells[2] == "lru" && cells[3] == "14745600" && cells[5] == "5" && cells[6] == "skimmer" && cells[7] == "1")
+        #expect(cells[2] == "2" && cells[3] == "lru" && cells[4] == "14745600" && cells[6] == "5" && cells[7] == "skimmer" && cells[8] == "1")
         let evictions = lines[0].split(separator: ",").firstIndex(of: "evictions")!
         cells[evictions] = String(Int(cells[evictions])! + 1)  // informational, still a model change
         lines[line] = cells.joined(separator: ",")

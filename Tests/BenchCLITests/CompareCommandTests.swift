@@ -78,7 +78,7 @@ import Testing
         let (path, text, folder) = try generate()
         var lines = text.split(separator: "\n").map(String.init)
         lines.remove(at: 2)  // lru, window 20
-        lines.append(lines[1].replacingOccurrences(of: "low-end,lte,lru,471859200,157286400,0,", with: "low-end,lte,lru,471859200,157286400,5,"))
+        lines.append(lines[1].replacingOccurrences(of: "low-end,lte,2,lru,471859200,157286400,0,", with: "low-end,lte,2,lru,471859200,157286400,5,"))
         let new = try write(lines.joined(separator: "\n") + "\n", to: folder)
         let result = try BenchProcess.run(["compare", path, new])
         #expect(result.status == 0)
@@ -90,7 +90,7 @@ import Testing
         let (path, text, folder) = try generate()
         let new = try write(text.replacingOccurrences(of: ",stalls,", with: ",stall_count,"), to: folder)
         expectRefusal(try BenchProcess.run(["compare", path, new]),
-                      startingWith: "\(new):1: expected the results columns as bench run writes them; column 21 should be \"stalls\", found \"stall_count\"")
+                      startingWith: "\(new):1: expected the results columns as bench run writes them; column 22 should be \"stalls\", found \"stall_count\"")
     }
 
     @Test func aRepeatedIdentityIsRefusedWithFileAndLine() throws {
@@ -162,9 +162,9 @@ import Testing
         let result = try BenchProcess.run(["compare", path, new, "--format", "csv", "--metrics", "hit_rate,stalls"])
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines[0] == "profile,network,policy,memory_limit_bytes,disk_limit_bytes,prefetch_window,trace,seed,launches,scenario,group,metric,base,new,delta,change_percent,tolerance,verdict")
+        #expect(lines[0] == "profile,network,http,policy,memory_limit_bytes,disk_limit_bytes,prefetch_window,trace,seed,launches,scenario,group,metric,base,new,delta,change_percent,tolerance,verdict")
         #expect(lines.count == 1 + 8 * 2)
-        #expect(lines.contains("low-end,lte,lru,471859200,157286400,20,browser,1,1,cacheFirst,,hit_rate,0.800000,0.700000,-0.100000,-12.5,0.005000,worse"))
+        #expect(lines.contains("low-end,lte,2,lru,471859200,157286400,20,browser,1,1,cacheFirst,,hit_rate,0.800000,0.700000,-0.100000,-12.5,0.005000,worse"))
     }
 
     /// A comparison that pairs no row compares nothing, and a CI gate on it must not pass (it

@@ -89,8 +89,8 @@ import Glibc
         #expect(try run(store: "a", out: "a1.csv") == plain)
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("a").path).sorted()
         #expect(files.filter { $0.hasSuffix(".sqlite") } == [
-            "low-end_lte_fifo_471859200_157286400_10_skimmer_1_2_cacheFirst-9caffa318bc8fcb0.sqlite",
-            "low-end_lte_lru_471859200_157286400_10_skimmer_1_2_cacheFirst-1164e8b37ce8f5f7.sqlite",
+            "low-end_lte_2_fifo_471859200_157286400_10_skimmer_1_2_cacheFirst-1b3ae59859975157.sqlite",
+            "low-end_lte_2_lru_471859200_157286400_10_skimmer_1_2_cacheFirst-f3a81f102f9532c2.sqlite",
         ])
         try FileManager.default.copyItem(atPath: folder.appendingPathComponent("a").path, toPath: folder.appendingPathComponent("b").path)
         let continued = try run(store: "a", out: "a2.csv")

@@ -109,7 +109,7 @@ import Testing
     static let scrollTimes = "expected a time in milliseconds from 0 to 86400000 (24 h)"
     static let fieldsOfProfile = "name, model, screenWidth, screenHeight, scale, refreshRate, columns, ramBytes, memoryWarningBytes, "
         + "jetsamLimitBytes, decodeBytesPerSecond, diskReadBytesPerSecond, diskReadLatency, defaultNetwork, memoryCacheBytes, diskCacheBytes, cellConfigurationTime"
-    static let resultsIdentity = "profile, network, policy, memory_limit_bytes, disk_limit_bytes, prefetch_window, trace, seed, launches, scenario"
+    static let resultsIdentity = "profile, network, http, policy, memory_limit_bytes, disk_limit_bytes, prefetch_window, trace, seed, launches, scenario"
 
     static let cases: [Case] = [
         // Key traces (bench cachesim --trace): CSV time,obj_id,obj_size.
@@ -202,7 +202,7 @@ import Testing
              outcome: .refused(": expected rows with an identity also in <file>, found no identity in common (0 rows here, 0 there)")),
         Case(type: .results, inputClass: .wrongColumnCount,
              contents: text(resultsRows[0].joined(separator: ",") + "\n" + resultsRows[1].dropLast().joined(separator: ",") + "\n"),
-             outcome: .refused(":2: expected 41 fields as in the header, found 40")),
+             outcome: .refused(":2: expected 42 fields as in the header, found 41")),
         Case(type: .results, inputClass: .nonNumeric, contents: results(setting: "hit_rate", to: "abc"),
              outcome: .refused(":2: hit_rate: expected a rate from 0 to 1 with at most 6 decimals, found \"abc\"")),
         Case(type: .results, inputClass: .negative, contents: results(setting: "stalls", to: "-3"),

@@ -18,7 +18,7 @@ import Testing
         let run = try BenchProcess.run(["run", "--profile", file, "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "0", "--trace", "browser",
                                         "--duration", "5s", "--out", folder.appendingPathComponent("copy.csv").path])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try String(contentsOfFile: folder.appendingPathComponent("copy.csv").path, encoding: .utf8).contains("\ncopy,lte,lru,"))
+        #expect(try String(contentsOfFile: folder.appendingPathComponent("copy.csv").path, encoding: .utf8).contains("\ncopy,lte,2,lru,"))
 
         let example = BenchProcess.packageRoot.appendingPathComponent("examples/my-phone.json").path
         let printed = try BenchProcess.run(["profiles", example])
@@ -51,7 +51,7 @@ import Testing
         #expect(deep.status == 0 && shallow.status == 0, "\(deep.stderr)\(shallow.stderr)")
         let deepRow = try String(contentsOfFile: folder.appendingPathComponent("deep.csv").path, encoding: .utf8)
         let lteRow = try String(contentsOfFile: folder.appendingPathComponent("lte.csv").path, encoding: .utf8)
-        #expect(deepRow.contains("\nlow-end,deep-lte,lru,") && lteRow.contains("\nlow-end,lte,lru,"))
+        #expect(deepRow.contains("\nlow-end,deep-lte,2,lru,") && lteRow.contains("\nlow-end,lte,2,lru,"))
         #expect(deepRow.split(separator: "\n")[1].dropFirst(16) != lteRow.split(separator: "\n")[1].dropFirst(11), "the buffer changes the run")
 
         for (edit, field) in [(("\"loss\": 0", "\"loss\": 2"), "loss"), (("\"bufferPackets\": 1000", "\"bufferPackets\": 0"), "bufferPackets"),

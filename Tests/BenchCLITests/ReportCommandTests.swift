@@ -84,19 +84,19 @@ import Testing
         let lowEndResults = try String(contentsOfFile: Self.lowEnd, encoding: .utf8)
 
         let wrongSchema = try Self.file(lowEndResults.replacingOccurrences(of: "hit_rate,memory_hit_rate", with: "hits,memory_hit_rate"), "schema.csv", in: folder)
-        lines[3] = lines[3].replacingOccurrences(of: "low-end,lte,lru,", with: "low-end,lte,arc,")
+        lines[3] = lines[3].replacingOccurrences(of: "low-end,lte,2,lru,", with: "low-end,lte,2,arc,")
         let orphan = try Self.file(lines.joined(separator: "\n"), "orphan.csv", in: folder)
         var malformedLines = timelineText.split(separator: "\n").map(String.init)
         malformedLines[2] = malformedLines[2].split(separator: ",", omittingEmptySubsequences: false).enumerated()
-            .map { $0.offset == 12 ? "lots" : String($0.element) }.joined(separator: ",")
+            .map { $0.offset == 13 ? "lots" : String($0.element) }.joined(separator: ",")
         let malformed = try Self.file(malformedLines.joined(separator: "\n"), "malformed.csv", in: folder)
         let badHeader = try Self.file(header.replacingOccurrences(of: "bitmap_bytes", with: "bitmaps") + "\n", "header.csv", in: folder)
 
         let cases: [([String], String)] = [
-            ([wrongSchema], "bench: \(wrongSchema):1: expected the results columns as bench run writes them; column 16 should be \"hit_rate\", found \"hits\""),
-            ([results, "--timeline", orphan], "bench: \(orphan):4: expected the identity of a run in \(results), found \"low-end,lte,arc,"),
+            ([wrongSchema], "bench: \(wrongSchema):1: expected the results columns as bench run writes them; column 17 should be \"hit_rate\", found \"hits\""),
+            ([results, "--timeline", orphan], "bench: \(orphan):4: expected the identity of a run in \(results), found \"low-end,lte,2,arc,"),
             ([results, "--timeline", malformed], "bench: \(malformed):3: memory_cache_bytes: expected a non-negative integer, found \"lots\""),
-            ([results, "--timeline", badHeader], "bench: \(badHeader):1: expected the timeline columns as bench run --timeline writes them; column 14 should be \"bitmap_bytes\", found \"bitmaps\""),
+            ([results, "--timeline", badHeader], "bench: \(badHeader):1: expected the timeline columns as bench run --timeline writes them; column 15 should be \"bitmap_bytes\", found \"bitmaps\""),
             ([results, "--timeline", folder.appendingPathComponent("missing.csv").path], "bench: \(folder.path)/missing.csv"),
             ([Self.lowEnd, Self.lowEnd], "bench: \(Self.lowEnd):2: expected each run once across the results files"),
             ([timeline], "bench: \(timeline):1: expected the results columns as bench run writes them"),

@@ -15,15 +15,15 @@ import Testing
         let csv = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
         // 4 policies × the ladder of 6 cache sizes × 2 windows × seeds 1, 2, 3.
         #expect(csv.count == 1 + 4 * 6 * 2 * 3)
-        #expect(csv[0].hasPrefix("profile,network,policy,memory_limit_bytes,disk_limit_bytes,prefetch_window,trace,seed,launches,scenario,displays,"))
-        #expect(csv[1].hasPrefix("low-end,lte,lru,14745600,157286400,0,browser,1,1,cacheFirst,"))
-        let sizes = Set(csv.dropFirst().map { $0.split(separator: ",")[3] })
+        #expect(csv[0].hasPrefix("profile,network,http,policy,memory_limit_bytes,disk_limit_bytes,prefetch_window,trace,seed,launches,scenario,displays,"))
+        #expect(csv[1].hasPrefix("low-end,lte,2,lru,14745600,157286400,0,browser,1,1,cacheFirst,"))
+        let sizes = Set(csv.dropFirst().map { $0.split(separator: ",")[4] })
         #expect(sizes == ["14745600", "29491200", "58982400", "117964800", "235929600", "471859200"])
-        #expect(Set(csv.dropFirst().map { $0.split(separator: ",")[7] }) == ["1", "2", "3"])
+        #expect(Set(csv.dropFirst().map { $0.split(separator: ",")[8] }) == ["1", "2", "3"])
         #expect(result.stdout.contains("means over 3 seeds"))
         #expect(result.stdout.contains("Recommended: "))
         // How far ns-3 holds the answer's network, after the recommendation.
-        #expect(result.stdout.contains("\n  network lte (HTTP/2): ns-3 holds reader downloads and browser distributions"))
+        #expect(result.stdout.contains("\n  network lte (HTTP/2): ns-3 holds reader downloads, not browser sessions"))
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 })
     }
 

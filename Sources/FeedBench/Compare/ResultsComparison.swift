@@ -92,9 +92,11 @@ public struct ResultsComparison: Sendable {
         }
     }
 
-    /// Compares two files' rows with equal identities.
+    /// Compares two files' rows with equal identities — but for the HTTP version when either
+    /// file was written before the `http` column (`ResultsFile.hasHTTPColumn`).
     public static func files(base: ResultsFile, new: ResultsFile, rules: ComparisonRules) -> ResultsComparison {
-        let keys = Array(RunResult.identityColumns.indices)
+        let http = RunResult.identityIndex("http")
+        let keys = RunResult.identityColumns.indices.filter { $0 != http || (base.hasHTTPColumn && new.hasHTTPColumn) }
         let group = pair(base.rows, new.rows, name: nil, sides: ("base", "new"), keys: keys, rules: rules)
         return ResultsComparison(baseName: base.path, newName: new.path, rules: rules, groups: [group],
                                  rows: base.rows + new.rows, keys: keys)

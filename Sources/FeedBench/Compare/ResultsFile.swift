@@ -1,5 +1,6 @@
 /// A results CSV read back and checked for comparison: the header must be the results schema
-/// (`RunResult.columns`, in order; files of the first schema are refused as such), every
+/// (`RunResult.columns`, in order, or the third schema's, without `http`, whose rows read with an
+/// empty HTTP version; files of the first two are refused as such), every
 /// figure cell must be a number in its column's form (or empty where it may be),
 /// and no two rows may share an identity. Each refusal names the file and line.
 public struct ResultsFile: Sendable {
@@ -24,6 +25,8 @@ public struct ResultsFile: Sendable {
     public let rows: [Row]
     /// Whether the file has the sweep columns (`SweepTable.columns`).
     public let isSweep: Bool
+    /// Whether its rows say their HTTP version (files of the third schema do not).
+    public let hasHTTPColumn: Bool
 
     /// Reads and checks the results CSV at `path`.
     public static func read(path: String) throws -> ResultsFile {
@@ -34,11 +37,14 @@ public struct ResultsFile: Sendable {
     public init(_ table: CSVTable) throws {
         path = table.source
         try Self.checkHeader(table.header, source: table.source)
-        isSweep = table.header.fields == SweepTable.columns
+        hasHTTPColumn = table.header.fields.contains("http")
+        isSweep = table.header.fields.count > (hasHTTPColumn ? RunResult.columns : RunResult.schema3Columns).count
         var firstLine: [[String]: Int] = [:]
         var rows: [Row] = []
         rows.reserveCapacity(table.records.count)
         for record in table.records {
+            var record = record
+            if !hasHTTPColumn { record.fields.insert("", at: RunResult.identityIndex("http")) }
             let row = try Self.row(record, isSweep: isSweep, source: path)
             if let earlier = firstLine[row.identity] {
                 throw InputError(source: path, line: record.line,
@@ -95,10 +101,12 @@ public struct ResultsFile: Sendable {
         return rows
     }
 
-    /// Refuses a header that is not `RunResult.columns`, naming the first column that differs.
+    /// Refuses a header that is not `RunResult.columns` (or the third schema's), naming the
+    /// first column that differs from the schema it is nearer to (with `http` or without).
     static func checkHeader(_ header: CSVTable.Record, source: String) throws {
-        let expected = RunResult.columns, found = header.fields
-        guard found != expected, found != SweepTable.columns else { return }
+        let found = header.fields
+        let expected = found.contains("http") ? RunResult.columns : RunResult.schema3Columns
+        guard found != expected, found != expected + SweepTable.columns.suffix(2) else { return }
         func refuse(_ message: String) -> InputError {
             InputError(source: source, line: header.line, "expected the results columns as bench run writes them; \(message)")
         }

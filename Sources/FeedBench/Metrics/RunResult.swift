@@ -6,6 +6,8 @@ public struct RunResult: Sendable, Equatable {
     // Identity.
     public var profile: String
     public var network: String
+    /// The HTTP version the network spoke (`HTTPVersion`'s name: "1.1" or "2").
+    public var http = HTTPVersion.http2.rawValue
     public var policy: String
     public var memoryLimitBytes: Int64
     public var diskLimitBytes: Int64
@@ -56,7 +58,7 @@ public struct RunResult: Sendable, Equatable {
 
     /// The header line, in column order.
     public static let columns = [
-        "profile", "network", "policy", "memory_limit_bytes", "disk_limit_bytes", "prefetch_window", "trace", "seed",
+        "profile", "network", "http", "policy", "memory_limit_bytes", "disk_limit_bytes", "prefetch_window", "trace", "seed",
         "launches", "scenario",
         "displays", "memory_hits", "disk_hits", "inflight_hits", "misses", "hit_rate", "memory_hit_rate",
         "display_latency_ms_p50", "display_latency_ms_p95", "display_latency_ms_p99",
@@ -74,10 +76,15 @@ public struct RunResult: Sendable, Equatable {
 
     /// The header of results files written before the frame columns (schema 2: no main thread,
     /// no hitches), so readers can say why they refuse one.
-    public static let schema2Columns = Array(columns.prefix { $0 != "frames" })
+    public static let schema2Columns = Array(schema3Columns.prefix { $0 != "frames" })
+
+    /// The header of results files written before the `http` column (schema 3, until
+    /// 2026-12-01): read still, their rows' HTTP version unknown (empty), so that `bench
+    /// compare` joins them to newer rows without it.
+    public static let schema3Columns = columns.filter { $0 != "http" }
 
     /// The identity columns: two rows with equal values here describe the same experiment.
-    public static let identityColumns = Array(columns.prefix(10))
+    public static let identityColumns = Array(columns.prefix(11))
 
     /// Where the identity column `name` is among `identityColumns`.
     static func identityIndex(_ name: String) -> Int { identityColumns.firstIndex(of: name)! }
@@ -91,7 +98,7 @@ public struct RunResult: Sendable, Equatable {
 
     /// The identity columns' values (unquoted), in `identityColumns` order.
     public var identity: [String] {
-        [profile, network, policy, String(memoryLimitBytes), String(diskLimitBytes), prefetchWindow, trace,
+        [profile, network, http, policy, String(memoryLimitBytes), String(diskLimitBytes), prefetchWindow, trace,
          String(seed), String(launches), scenario]
     }
 

@@ -26,7 +26,11 @@ public struct TimelineFile: Sendable {
     /// Checks a parsed table; `results` are the runs its rows must belong to.
     public init(_ table: CSVTable, matching results: [ResultsFile]) throws {
         path = table.source
-        let expected = Self.columns
+        // A timeline written before the `http` column: its runs' HTTP version is unknown (empty),
+        // as in its results file.
+        let written = table.header.fields.contains("http") ? Self.columns : RunResult.schema3Columns.prefix(RunResult.identityColumns.count - 1) + TimelineSecond.columns
+        let hasHTTP = written == Self.columns
+        let expected = written
         if let index = expected.indices.first(where: { $0 >= table.header.fields.count || table.header.fields[$0] != expected[$0] }) {
             let found = index < table.header.fields.count ? InputError.quote(table.header.fields[index]) : "the end of the line"
             throw InputError(source: path, line: table.header.line,
@@ -41,7 +45,8 @@ public struct TimelineFile: Sendable {
         var order: [[String]] = []
         var seconds: [[String]: [TimelineSecond]] = [:]
         var seen = Set<[String]>()
-        for record in table.records {
+        for var record in table.records {
+            if !hasHTTP { record.fields.insert("", at: RunResult.identityIndex("http")) }
             let identity = Array(record.fields.prefix(identityCount))
             guard known.contains(identity) else {
                 let files = results.map(\.path).joined(separator: ", ")

@@ -5,8 +5,9 @@ public enum RunBatch {
     /// Runs `configurations`; with `storeDirectory`, each keeps its feed store in that folder,
     /// in the file `RunConfiguration.storeFileName` names, continuing what earlier runs left
     /// there (see `FeedSimulation.init`). Runs of one identity would share a file, so they are
-    /// refused.
-    public static func run(_ configurations: [RunConfiguration], jobs: Int, storeDirectory: String? = nil) throws -> [RunResult] {
+    /// refused. `progress` is told how many runs are done, in order, as they are.
+    public static func run(_ configurations: [RunConfiguration], jobs: Int, storeDirectory: String? = nil,
+                           progress: (Int) -> Void = { _ in }) throws -> [RunResult] {
         let storePaths = try storeDirectory.map { folder in
             var seen = Set<String>()
             return try configurations.map { configuration in
@@ -20,7 +21,7 @@ public enum RunBatch {
         var results: [RunResult] = []
         results.reserveCapacity(configurations.count)
         _ = try SweepRunner.run(count: configurations.count, jobs: jobs, configuration: { configurations[$0] },
-                                storePath: { storePaths?[$0] }) { _, row in
+                                storePath: { storePaths?[$0] }, progress: progress) { _, row in
             results.append(row)
         }
         return results

@@ -90,6 +90,7 @@ public struct RunConfiguration: Sendable {
             policy: pipeline.label ?? pipeline.memoryPolicy.description,
             memoryLimitBytes: pipeline.memoryLimits.maxBytes ?? 0, diskLimitBytes: pipeline.diskLimits.maxBytes ?? 0,
             prefetchWindow: window.description, trace: workload.name, seed: seed, launches: launches)
+        result.http = network.http.rawValue
         result.scenario = scenario
         return result
     }
@@ -149,7 +150,7 @@ extension RunConfiguration {
     /// The run's feed-store file in a `--store` folder, named after its identity columns: those
     /// values with every byte outside `A-Z a-z 0-9 . _ + = -` replaced by `_`, joined by `_`
     /// and cut to 120 bytes, then a 64-bit FNV-1a hash of the exact values (so two identities
-    /// that read alike never share a file): `low-end_lte_lru_471859200_…_cacheFirst-1f0c….sqlite`.
+    /// that read alike never share a file): `low-end_lte_2_lru_471859200_…_cacheFirst-1f0c….sqlite`.
     public var storeFileName: String {
         let identity = emptyResult.identity
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+=-".utf8)

@@ -24,10 +24,16 @@ public struct SweepPlan: Sendable {
     public let session: SweepGrid.Session
     /// Each profile's own network, for `networks == [nil]`.
     let defaultNetworks: [NetworkProfile]
-    /// The networks the runs simulate, each once, in the plan's order (a profile's own network
-    /// where `networks` is `[nil]`). O(profiles × networks²).
+    /// The networks the runs simulate, each once, in the plan's order, as the runs have them: a
+    /// profile's own network where `networks` is `[nil]`, a workload's instead where one is
+    /// given, speaking the session's HTTP version where it names one. O(profiles × networks²).
     public var simulatedNetworks: [NetworkProfile] {
-        networks.flatMap { $0.map { [$0] } ?? defaultNetworks }.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        let given = session.workload.map { [$0.network] } ?? networks.flatMap { $0.map { [$0] } ?? defaultNetworks }
+        return given.map { network in
+            var network = network
+            if let http = session.http { network.http = http }
+            return network
+        }.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
     }
     /// The first profile's workloads, in the plan's order: every profile's are these, a recorded
     /// trace resampled to its refresh rate. O(1).

@@ -57,7 +57,7 @@ public final class SweepWriter {
     private func writeAggregates(_ identity: [String], _ rows: [[Int64]]) throws {
         for (seed, figures) in zip(SweepTable.aggregateSeeds, SweepTable.aggregates(rows)) {
             var aggregate = identity
-            aggregate[7] = seed
+            aggregate[RunResult.identityIndex("seed")] = seed
             try write(identity: aggregate, values: figures, placement: .init(index: nil, total: nil, grid: grid))
         }
     }

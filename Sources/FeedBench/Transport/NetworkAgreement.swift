@@ -1,7 +1,7 @@
 /// How far the network model is held to ns-3, the field's reference packet simulator, on a
 /// network: `.ci/ns3-check` replays the model's reader and browser sessions on the presets in
-/// ns-3 and fails CI when a checked network leaves the transport issue's bands (docs/network.md,
-/// "Held to ns-3"). A network is checked download by download (each download's ns-3 / model
+/// ns-3 and fails CI when a checked network leaves the transport issue's bands, on seeds 1–8 and
+/// on seeds 25–40 that no rule was chosen on (docs/network.md, "Held to ns-3"). A network is checked download by download (each download's ns-3 / model
 /// ratio: median within [0.9, 1.1], p90 within [0.8, 1.25]) or only as distributions (ns-3's
 /// median and p90 download time over the model's, the same bands), per HTTP version and session
 /// kind. The main job prints this for its network, so that an answer on a network the model is
@@ -26,10 +26,10 @@ public enum NetworkAgreement {
     /// What `.ci/ns3-check` checks, as its `checked_networks`, `dist_checked_networks`,
     /// `h2_checked_networks` and `h2_dist_checked_networks` list it.
     static let checked: [Checked] = [
-        Checked(http: .http11, session: .reader, perDownload: ["wifi", "lte", "very-bad"], distributions: ["3g", "dsl", "lte", "wifi"]),
-        Checked(http: .http11, session: .browser, perDownload: ["wifi"], distributions: ["dsl", "lte", "wifi"]),
+        Checked(http: .http11, session: .reader, perDownload: ["wifi", "lte"], distributions: ["3g", "dsl", "lte", "wifi"]),
+        Checked(http: .http11, session: .browser, perDownload: ["wifi"], distributions: ["dsl", "wifi"]),
         Checked(http: .http2, session: .reader, perDownload: ["3g", "dsl", "lte", "wifi"], distributions: ["3g", "dsl", "edge", "lte", "wifi"]),
-        Checked(http: .http2, session: .browser, perDownload: ["dsl", "wifi"], distributions: ["3g", "dsl", "lte", "wifi"]),
+        Checked(http: .http2, session: .browser, perDownload: ["wifi"], distributions: ["3g", "dsl", "wifi"]),
     ]
 
     /// How closely ns-3 holds one session kind on a network.
@@ -52,14 +52,15 @@ public enum NetworkAgreement {
     }
 
     /// The lines after an answer on how far ns-3 holds it: `summary(of:)` for each network, then,
-    /// when ns-3 holds any session on any of them, one naming the answer's workloads (by their
-    /// `trace` column values) that the check never replays — the main job's skimmer, any
-    /// recorded trace — whose runs rest on the model alone. O(networks × networks checked +
-    /// workloads²).
+    /// when ns-3 holds any session on any of them, how the check ran the model (`checkedAs`) and
+    /// one naming the answer's workloads (by their `trace` column values) that the check never
+    /// replays — the main job's skimmer, any recorded trace — whose runs rest on the model
+    /// alone. O(networks × networks checked + workloads²).
     public static func lines(networks: [NetworkProfile], workloads: [ScrollWorkload]) -> [String] {
         let standings = networks.map(Standing.init)
-        let summaries = zip(networks, standings).map { summary(of: $0, $1) }
+        var summaries = zip(networks, standings).map { summary(of: $0, $1) }
         guard standings.contains(where: \.holdsAny) else { return summaries }
+        summaries.append(checkedAs)
         var unchecked: [String] = []
         for workload in workloads {
             if case let .behavior(behavior, _) = workload, Session(rawValue: behavior.rawValue) != nil { continue }
@@ -94,6 +95,12 @@ public enum NetworkAgreement {
     }
 
     private static let reference = " (docs/network.md)"
+
+    /// How the check runs the model: the presets' Linux behaviours that ns-3 3.44's TCP has no
+    /// counterpart of (`slowStartAfterIdle`, `cubicPausesWhenIdle`,
+    /// `recoveryTimeoutKeepsThreshold`) are off in its sessions, so what ns-3 holds is the model
+    /// without them; with them on, the answer's runs go beyond what was checked.
+    static let checkedAs = "  held with Linux's idle restart, idle clock and timeout threshold off, which ns-3 lacks"
 
     /// What ns-3 can hold of a network: only a preset as it is, its HTTP version aside.
     private enum Standing {

@@ -64,7 +64,7 @@ import Testing
         let simulated = Self.result(api: 100, images: 500, bytes: 10_000_000, stalls: [])
         let rows = Agreement(simulated: simulated, live: simulated).csvRows(identity: simulated)
         #expect(rows.count == Agreement.bands.count + Agreement.explaining.count)
-        #expect(rows[0] == "low-end,3g,lru,1,1,20,browser,1,1,cacheFirst,api_requests,100,100,2%,yes")
+        #expect(rows[0] == "low-end,3g,2,lru,1,1,20,browser,1,1,cacheFirst,api_requests,100,100,2%,yes")
         #expect(rows.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == Agreement.csvColumns.count })
     }
 

@@ -21,8 +21,8 @@ import Testing
         let report = ComparisonReport.render(comparison, as: .table)
         let lines = report.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines[0] == "base: \(ResultsFixtures.lowEndPath)" && lines[1] == "new:  new.csv")
-        #expect(lines[2] == "every row: profile=low-end network=lte memory_limit_bytes=471859200 disk_limit_bytes=157286400")
-        #expect(lines[3] == "  seed=1 launches=1 scenario=cacheFirst")
+        #expect(lines[2] == "every row: profile=low-end network=lte http=1.1 memory_limit_bytes=471859200")
+        #expect(lines[3] == "  disk_limit_bytes=157286400 seed=1 launches=1 scenario=cacheFirst")
         #expect(Array(lines[5...]) == [
             "worse: policy=lru prefetch_window=5 trace=browser",
             "  hit_rate            0.964912 →   0.955217   -0.009695   -1.0 %  worse   (±0.005000)",

@@ -30,10 +30,28 @@ import Testing
     @Test func refusesAnotherSchemaNamingTheColumn() {
         let text = ResultsFixtures.lowEndText
         #expect(refusal(text.replacingOccurrences(of: "disk_hits", with: "diskhits"))
-            == "new.csv:1: expected the results columns as bench run writes them; column 13 should be \"disk_hits\", found \"diskhits\"")
+            == "new.csv:1: expected the results columns as bench run writes them; column 14 should be \"disk_hits\", found \"diskhits\"")
         #expect(refusal("profile,network\nlow-end,lte\n")?.hasPrefix("new.csv:1: expected the results columns as bench run writes them; found 2 columns, without \"policy\", ") == true)
         #expect(refusal(RunResult.csvHeader + ",extra\n")
-            == "new.csv:1: expected the results columns as bench run writes them; found 42 columns, 41 expected, with \"extra\" after the last")
+            == "new.csv:1: expected the results columns as bench run writes them; found 43 columns, 42 expected, with \"extra\" after the last")
+    }
+
+    /// A file written before the `http` column (the third schema:
+    /// `Tests/Fixtures/low-end-6-before-http.csv`, six rows of `low-end-48.csv` as they were
+    /// written) reads with an empty HTTP version, and compares with a newer file on the other
+    /// identity columns; two files that both say it never join runs of different HTTP versions.
+    @Test func aFileWithoutTheHTTPColumnReadsAndJoinsOnTheRest() throws {
+        let path = SharedFiles.packageRoot.appendingPathComponent("Tests/Fixtures/low-end-6-before-http.csv").path
+        let old = try ResultsFile.read(path: path)
+        #expect(!old.hasHTTPColumn && old.rows.count == 6 && old.rows.allSatisfy { $0.identity("http") == "" })
+        let newer = try ResultsFixtures.lowEnd()
+        #expect(newer.hasHTTPColumn && newer.rows.allSatisfy { $0.identity("http") == "1.1" })
+        let joined = ResultsComparison.files(base: old, new: newer, rules: .exactMatch()).groups[0]
+        #expect(joined.rows.count == 6 && joined.onlyInBase.isEmpty && joined.onlyInNew.count == 42)
+        #expect(joined.rows.allSatisfy { $0.verdict == .unchanged })
+        let http2 = try ResultsFixtures.file(ResultsFixtures.lowEndText.replacingOccurrences(of: ",1.1,", with: ",2,"))
+        let apart = ResultsComparison.files(base: newer, new: http2, rules: .exactMatch()).groups[0]
+        #expect(apart.rows.isEmpty && apart.onlyInBase.count == 48 && apart.onlyInNew.count == 48)
     }
 
     @Test func refusesAFileOfTheFirstSchemaSayingWhy() {
@@ -47,7 +65,7 @@ import Testing
     @Test func refusesAFileOfTheSecondSchemaSayingWhy() {
         let header = RunResult.schema2Columns.joined(separator: ",")
         #expect(header.contains("display_latency") && !header.contains("frames") && !header.contains("hitch"))
-        #expect(RunResult.schema2Columns == Array(RunResult.columns.prefix(RunResult.columns.count - 5)))
+        #expect(RunResult.schema2Columns == Array(RunResult.schema3Columns.prefix(RunResult.schema3Columns.count - 5)))
         let message = refusal(header + "\n")
         #expect(message?.hasPrefix("new.csv:1: expected the results columns as bench run writes them; found the second results schema") == true,
                 "\(message ?? "accepted")")
@@ -69,7 +87,7 @@ import Testing
     @Test func refusesARepeatedIdentityWithBothLines() {
         let lines = ResultsFixtures.lowEndText.split(separator: "\n")
         let text = (lines + [lines[2]]).joined(separator: "\n")
-        #expect(refusal(text)?.hasPrefix("new.csv:50: expected one row per identity (profile, network, policy, ") == true)
+        #expect(refusal(text)?.hasPrefix("new.csv:50: expected one row per identity (profile, network, http, policy, ") == true)
         #expect(refusal(text)?.hasSuffix("found the identity of line 3 again") == true)
     }
 

@@ -104,8 +104,8 @@ import Testing
 
     @Test func labelsNameOnlyTheIdentityColumnsThatVary() throws {
         let comparison = try compare(text)
-        #expect(comparison.sharedIdentity.map(\.column) == ["profile", "network", "memory_limit_bytes", "disk_limit_bytes", "seed", "launches", "scenario"])
-        #expect(comparison.sharedIdentity.map(\.value) == ["low-end", "lte", "471859200", "157286400", "1", "1", "cacheFirst"])
+        #expect(comparison.sharedIdentity.map(\.column) == ["profile", "network", "http", "memory_limit_bytes", "disk_limit_bytes", "seed", "launches", "scenario"])
+        #expect(comparison.sharedIdentity.map(\.value) == ["low-end", "lte", "1.1", "471859200", "157286400", "1", "1", "cacheFirst"])
         #expect(comparison.label(base.rows[47]) == "policy=ttl:max-age=300 prefetch_window=50 trace=skimmer")
     }
 

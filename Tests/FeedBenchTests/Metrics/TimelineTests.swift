@@ -80,6 +80,6 @@ import Testing
         let lines = one.split(separator: "\n")
         #expect(lines[0] == Substring((RunResult.identityColumns + TimelineSecond.columns).joined(separator: ",")))
         #expect(lines.count == 1 + 3 * 10)
-        #expect(lines[1].hasPrefix("low-end,wifi,fifo,471859200,157286400,0,skimmer,2,1,cacheFirst,1,0,"))
+        #expect(lines[1].hasPrefix("low-end,wifi,2,fifo,471859200,157286400,0,skimmer,2,1,cacheFirst,1,0,"))
     }
 }

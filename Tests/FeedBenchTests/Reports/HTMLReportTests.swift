@@ -58,7 +58,8 @@ import Testing
         let peak = RunResult.columns.firstIndex(of: "peak_memory_bytes")!
         return lowEndText.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             var cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard cells.count > peak, cells[3] == "471859200", ["20", "30", "50"].contains(cells[5]) else { return String(line) }
+            let (memory, window) = (RunResult.identityIndex("memory_limit_bytes"), RunResult.identityIndex("prefetch_window"))
+            guard cells.count > peak, cells[memory] == "471859200", ["20", "30", "50"].contains(cells[window]) else { return String(line) }
             cells[peak] = "1100000000"
             return cells.joined(separator: ",")
         }.joined(separator: "\n")
@@ -152,7 +153,9 @@ import Testing
         // A point is the mean of its seeds; its note gives their range.
         let hitRate = RunResult.columns.firstIndex(of: "hit_rate")!
         let rows: [[String]] = Self.lowEndText.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        let lruAtFive = rows.filter { $0[2] == "lru" && $0[3] == "14745600" && $0[5] == "5" && $0[6] == "browser" }
+        let (policy, memory, window, trace) = (RunResult.identityIndex("policy"), RunResult.identityIndex("memory_limit_bytes"),
+                                              RunResult.identityIndex("prefetch_window"), RunResult.identityIndex("trace"))
+        let lruAtFive = rows.filter { $0[policy] == "lru" && $0[memory] == "14745600" && $0[window] == "5" && $0[trace] == "browser" }
         let seeds: [Double] = lruAtFive.map { row in Double(Int64(row[hitRate].replacingOccurrences(of: ".", with: ""))!) / 10_000 }
         #expect(seeds.count == 3)
         let point = try #require(Self.charts(page, "hit-rate")[0].all("g", class: "series")[0].all("path", class: "point")[1].all("title").first)

@@ -44,8 +44,9 @@ import Testing
         let rows = try ResultsFile.read(path: path).rows
         for start in stride(from: 0, to: rows.count, by: 6) {
             let seeds = rows[start..<start + 3], aggregates = rows[start + 3..<start + 6]
-            #expect(seeds.map { $0.identity[7] } == ["1", "2", "3"])
-            #expect(aggregates.map { $0.identity[7] } == ["mean", "min", "max"])
+            let seed = RunResult.identityIndex("seed")
+            #expect(seeds.map { $0.identity[seed] } == ["1", "2", "3"])
+            #expect(aggregates.map { $0.identity[seed] } == ["mean", "min", "max"])
             #expect(aggregates.allSatisfy { $0.placement?.index == nil && Array($0.identity.prefix(7)) == Array(seeds.first!.identity.prefix(7)) })
             for column in ResultMetric.all.indices {
                 let values = seeds.map { $0.values[column] }

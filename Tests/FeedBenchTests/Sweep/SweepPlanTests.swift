@@ -49,6 +49,11 @@ import Testing
         var given = grid(["profiles": ["low-end", "mid"]])
         given.networks = ["3g", "wifi"].map { SweepGrid.Value($0, source: "--network") }
         #expect(try SweepPlan(given).simulatedNetworks.map(\.name) == ["3g", "wifi"])
+        // As the runs have them: over the HTTP version the session names (`--http 1.1`).
+        given.session.http = .http11
+        let http11 = try SweepPlan(given)
+        #expect(http11.simulatedNetworks.map(\.http) == [.http11, .http11])
+        #expect(http11.simulatedNetworks == (http11.configurations.map(\.network).reduce(into: [NetworkProfile]()) { if !$0.contains($1) { $0.append($1) } }))
     }
 
     @Test func theFingerprintFollowsWhatDecidesTheRuns() throws {

@@ -78,7 +78,7 @@ import Testing
         let stallsColumn = RunResult.columns.firstIndex(of: "stalls")!
         let tampered = edited { lines in
             var cells = lines[4].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            #expect(cells[7] == "mean")
+            #expect(cells[RunResult.identityIndex("seed")] == "mean")
             cells[stallsColumn] = String(Int(cells[stallsColumn])! + 1)
             lines[4] = cells.joined(separator: ",")
         }
@@ -135,7 +135,7 @@ import Testing
             _ = try results([edited { lines in
                 for line in 1..<lines.count where !lines[line].isEmpty {
                     var cells = lines[line].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                    if cells[2] == "fifo" { cells[diskColumn] = "1" }
+                    if cells[RunResult.identityIndex("policy")] == "fifo" { cells[diskColumn] = "1" }
                     lines[line] = cells.joined(separator: ",")
                 }
             }])
