@@ -28,9 +28,16 @@ public struct ResultsFile: Sendable {
     /// Whether its rows say their HTTP version (files of the third schema do not).
     public let hasHTTPColumn: Bool
 
-    /// Reads and checks the results CSV at `path`.
+    /// Reads and checks the results CSV at `path`. A file whose last row has no line end was cut
+    /// off while it was written (a run killed mid-write, a copy stopped short): it is refused, as
+    /// `bench merge` refuses a shard so cut.
     public static func read(path: String) throws -> ResultsFile {
-        try ResultsFile(CSVTable.read(path: path))
+        let table = try CSVTable.read(path: path)
+        if let last = table.records.last ?? Optional(table.header), !table.endsWithLineEnd {
+            throw InputError(source: path, line: last.line,
+                             "expected a line end after the last row, found the file ending mid-row: it was cut off while it was written")
+        }
+        return try ResultsFile(table)
     }
 
     /// Checks a parsed table against the results schema.

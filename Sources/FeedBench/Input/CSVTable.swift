@@ -37,6 +37,9 @@ public struct CSVTable: Sendable, Equatable {
     public let header: Record
     /// Every record after the header, in file order.
     public let records: [Record]
+    /// Whether the file's last byte ends a line (a last record without one may be a file cut
+    /// off mid-write; `ResultsFile.read` refuses it).
+    public let endsWithLineEnd: Bool
 
     /// Reads and parses the file at `path`. Throws `InputError` for an unreadable or malformed
     /// file.
@@ -61,6 +64,7 @@ public struct CSVTable: Sendable, Equatable {
         }
         self.header = header
         self.records = records
+        endsWithLineEnd = bytes.last == UInt8(ascii: "\n")
     }
 
     /// The record-by-record state machine over the file's bytes.

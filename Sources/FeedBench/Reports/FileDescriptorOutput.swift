@@ -21,4 +21,13 @@ public enum FileDescriptorOutput {
             offset += written
         }
     }
+
+    /// Appends `text` to the file at `path`, creating it: for a file others append to as well
+    /// (GitHub's `$GITHUB_STEP_SUMMARY`). Throws `InputError` naming the file when it cannot.
+    public static func append(_ text: String, toFile path: String) throws {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+        guard fd >= 0 else { throw InputError(source: path, "cannot open to append: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        write(text, to: fd)
+    }
 }

@@ -226,11 +226,7 @@ public struct TuneCriteria: Sendable {
         guard seeds > 0 else { return false }
         let differences = (0..<seeds).map { Double(objective.value(candidate.samples[$0]) - objective.value(best.samples[$0])) }
         let mean = differences.reduce(0, +) / Double(seeds)
-        var margin = max(0.01 * score(best), objective.unit == .count ? 1 : 0)
-        if seeds > 1 {
-            let variance = differences.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(seeds - 1)
-            margin = max(margin, 2 * (variance / Double(seeds)).squareRoot())
-        }
+        let margin = SeedNoise.margin(differences, base: score(best), count: objective.unit == .count)
         return mean <= margin && differences.allSatisfy { $0 <= margin }
     }
 
