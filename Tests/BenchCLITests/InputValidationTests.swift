@@ -199,7 +199,7 @@ import Testing
         // An empty matrix is a valid results file, but a comparison of nothing is refused (bench
         // check fails on it: every row is missing).
         Case(type: .results, inputClass: .headerOnly, contents: text(resultsRows[0].joined(separator: ",") + "\n"),
-             outcome: .refused(": expected rows with an identity also in <file>, found no identity in common (0 rows here, 0 there)")),
+             outcome: .refused(": expected configurations also in <file>, found none in common (0 here, 0 there)")),
         Case(type: .results, inputClass: .wrongColumnCount,
              contents: text(resultsRows[0].joined(separator: ",") + "\n" + resultsRows[1].dropLast().joined(separator: ",") + "\n"),
              outcome: .refused(":2: expected 42 fields as in the header, found 41")),
