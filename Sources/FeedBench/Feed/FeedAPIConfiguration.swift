@@ -1,4 +1,4 @@
-/// How the mock feed API behaves: its latency, its faults and the images it serves (DESIGN §1.1).
+/// How the mock feed API behaves: its latency, its faults and the images it serves (docs/model.md, "The feed API").
 ///
 /// Defaults: log-normal latency with mean 300 ms and p99 1.2 s, no spikes, no failures, no rate
 /// limit, URLSession's default 60 s request timeout, a 5,000-image catalog with seed 0.

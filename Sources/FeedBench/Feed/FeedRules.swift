@@ -1,5 +1,5 @@
 /// When the app calls the feed API and how much its feed store keeps: seed 000's rules
-/// (DESIGN §1.2), each a parameter with the seed's value as default.
+/// (docs/model.md, "The feed store"), each a parameter with the seed's value as default.
 ///
 /// Counts are of **unviewed** images in the store: rows not yet shown.
 public struct FeedRules: Sendable, Hashable {

@@ -1,7 +1,7 @@
 import GRDB
 import SQLiteProcessSettings
 
-/// The app's feed database (DESIGN §1.2, the SwiftData stand-in): a real SQLite database, in a
+/// The app's feed database (docs/model.md, "The feed store": the SwiftData stand-in): a real SQLite database, in a
 /// file or in memory, through GRDB.
 ///
 /// Schema:
