@@ -54,6 +54,9 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 "SQLiteProcessSettings",
             ],
+            // The recorded links the recorded network presets run on (GPL-3.0 data, with their
+            // licence and citation), copied beside the executable.
+            resources: [.copy("RecordedLinks")],
             swiftSettings: optimizedInDebug
         ),
         .target(name: "SQLiteProcessSettings", linkerSettings: [.linkedLibrary("sqlite3")]),

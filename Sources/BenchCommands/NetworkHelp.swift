@@ -4,6 +4,6 @@ extension ArgumentHelp {
     /// `--network`'s help, the same for `bench run` (and the main job) and `bench serve`: a
     /// preset's name or a network JSON file, resolved by `NetworkFile.resolve`.
     static let network = ArgumentHelp(
-        "A network preset (wifi, dsl, lte, 3g, edge, very-bad) or a network JSON file (bench profiles --network NAME prints a preset as one to edit); default: the profile's.",
+        "A network preset (Network Link Conditioner's wifi, dsl, lte, 3g, edge, very-bad; recorded cellular links verizon-lte, tmobile-lte, att-lte-driving, tmobile-umts-driving) or a network JSON file (bench profiles --network NAME prints a preset as one to edit); default: the profile's.",
         valueName: "name|file")
 }

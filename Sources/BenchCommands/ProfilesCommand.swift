@@ -45,7 +45,7 @@ struct ProfilesCommand: ParsableCommand {
         } else if let profile {
             FileDescriptorOutput.write(ProfileCatalog.json(try DeviceProfile.named(profile)), to: 1)
         } else {
-            FileDescriptorOutput.write(ProfileCatalog.tables, to: 1)
+            FileDescriptorOutput.write(try ProfileCatalog.tables, to: 1)
         }
     }
 }

@@ -66,6 +66,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the requests the run sends, in bench serve --log's columns, to compare with an app's session against bench serve (one run only: give one policy or preset, memory limit, window, trace and seed).", valueName: "file"))
     var requests: String?
 
+    @Option(help: ArgumentHelp("Also write every display — when its cell came on screen, how its image was found, when the cell showed it and whether it stalled — to set beside --requests (one run only; CSV).", valueName: "file"))
+    var displays: String?
+
     @OptionGroup var session: SessionOptions
 
     @OptionGroup var hitches: HitchRatioOption
@@ -96,17 +99,18 @@ struct RunCommand: ParsableCommand {
         let destination = out ?? ResultsFileName.path(profile: device.name, changes: changes)
         try OutputPath.check([.file(destination, option: "--out")] + [
             perLaunch.map { .file($0, option: "--per-launch") }, timeline.map { .file($0, option: "--timeline") },
-            requests.map { .file($0, option: "--requests") },
+            requests.map { .file($0, option: "--requests") }, displays.map { .file($0, option: "--displays") },
             store.map { .folder($0, option: "--store") },
         ].compactMap { $0 })
 
-        if requests != nil, plan.configurations.count != 1 {
-            throw InputError(source: "--requests", "expected options that make one run (one policy or preset, memory limit, window, trace and seed), found \(plan.configurations.count) runs")
+        for (path, option) in [(requests, "--requests"), (displays, "--displays")] where path != nil && plan.configurations.count != 1 {
+            throw InputError(source: option, "expected options that make one run (one policy or preset, memory limit, window, trace and seed), found \(plan.configurations.count) runs")
         }
         let runs = plan.configurations.map { run in
             var run = run
             run.recording.timeline = timeline != nil
             run.recording.requests = requests != nil
+            run.recording.displays = displays != nil
             return run
         }
         let results: [RunResult]
@@ -121,13 +125,14 @@ struct RunCommand: ParsableCommand {
             results = try RunBatch.run(runs, jobs: jobs, storeDirectory: store) { bar.update($0, of: runs.count) }
             bar.finish()
         }
-        let displays = results.reduce(0) { $0 + $1.displays }
-        guard displays > 0 else { throw InputError.noDisplays(source: "run", runs: results.count) }
-        for path in [destination, perLaunch, timeline, requests].compactMap({ $0 }) { CommandOutput.createFolder(of: path) }
+        let displayed = results.reduce(0) { $0 + $1.displays }
+        guard displayed > 0 else { throw InputError.noDisplays(source: "run", runs: results.count) }
+        for path in [destination, perLaunch, timeline, requests, displays].compactMap({ $0 }) { CommandOutput.createFolder(of: path) }
         try AtomicFile.write(RunResult.csv(results), to: destination)
         if let perLaunch { try AtomicFile.write(LaunchFigures.csv(results), to: perLaunch) }
         if let timeline { try AtomicFile.write(TimelineSecond.csv(results), to: timeline) }
         if let requests { try AtomicFile.write(RequestLogFile.csv(results[0].requests), to: requests) }
+        if let displays { try AtomicFile.write(DisplayLogFile.csv(results[0].displayLog), to: displays) }
 
         let style = TerminalStyle.forDescriptor(1, environment: ProcessInfo.processInfo.environment)
         let summary = MatrixSummary(profile: device, results: results, maxHitchRatio: maxHitchRatio)
@@ -136,7 +141,7 @@ struct RunCommand: ParsableCommand {
         let agreement = NetworkAgreement.lines(networks: networks, workloads: plan.firstProfileWorkloads).map { $0 + "\n" }.joined()
         FileDescriptorOutput.write(summary.table(style: style) + agreement + LibrarySettings.summary(of: summary.recommended, on: device), to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        FileDescriptorOutput.write("wrote \(destination): \(results.count) runs, \(displays) displays in \(String(format: "%.2f", seconds)) s\n", to: 2)
+        FileDescriptorOutput.write("wrote \(destination): \(results.count) runs, \(displayed) displays in \(String(format: "%.2f", seconds)) s\n", to: 2)
     }
 
     /// The options given that change the runs from the profile's standard matrix, without

@@ -49,7 +49,7 @@ struct SweepCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Profiles: built-in names or profile JSON files.", valueName: "list"))
     var profile: [String] = []
 
-    @Option(help: ArgumentHelp("Network presets (wifi, dsl, lte, 3g, edge, very-bad).", valueName: "list"))
+    @Option(help: ArgumentHelp("Network presets (wifi, dsl, lte, 3g, edge, very-bad, verizon-lte, tmobile-lte, att-lte-driving, tmobile-umts-driving) or network files.", valueName: "list"))
     var network: [String] = []
 
     @Option(help: ArgumentHelp("Memory-cache policies, with :key=value parameters.", valueName: "list"))

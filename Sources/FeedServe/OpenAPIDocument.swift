@@ -198,6 +198,9 @@ enum OpenAPIDocument {
             name: {type: string, minLength: 1}
             bitsPerSecond: {type: integer, minimum: 1000, maximum: 100000000000}
             uplinkBitsPerSecond: {type: integer, minimum: 1000, maximum: 100000000000}
+            downlinkTrace: {type: string, description: "a recorded downlink's file (a recorded preset's; a PUT may not name files)"}
+            uplinkTrace: {type: string, description: "a recorded uplink's file (a recorded preset's; a PUT may not name files)"}
+            recordingStartMs: {type: integer, minimum: 0, maximum: 86400000}
             oneWayDelayMs:
               oneOf:
                 - {type: number, minimum: 0, maximum: 86400000}
@@ -253,7 +256,7 @@ enum OpenAPIDocument {
             network:
               oneOf:
                 - type: string
-                  enum: [wifi, dsl, lte, 3g, edge, very-bad]
+                  enum: [wifi, dsl, lte, 3g, edge, very-bad, verizon-lte, tmobile-lte, att-lte-driving, tmobile-umts-driving]
                 - {$ref: "#/components/schemas/Network"}
             api: {$ref: "#/components/schemas/API"}
             offline: {type: boolean}

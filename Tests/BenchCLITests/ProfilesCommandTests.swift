@@ -71,7 +71,7 @@ import Testing
             #expect(refused.stderr.split(separator: "\n").count == 1 && !FileManager.default.fileExists(atPath: out))
         }
         let missing = try BenchProcess.run(["profiles", "--network", "5g"])
-        #expect(missing.status == 2 && missing.stderr.hasPrefix("bench: --network: expected a network preset (wifi, dsl, lte, 3g, edge, very-bad)"))
+        #expect(missing.status == 2 && missing.stderr.hasPrefix("bench: --network: expected a network preset (wifi, dsl, lte, 3g, edge, very-bad, verizon-lte, tmobile-lte, att-lte-driving, tmobile-umts-driving)"))
     }
 
     @Test func presetsListWhatEachDoesAndTheLibraryVersionItFollows() throws {

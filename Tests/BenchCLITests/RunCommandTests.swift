@@ -99,7 +99,7 @@ import Testing
         (["--profile", "pixel"], "--profile: unknown profile \"pixel\"; expected one of low-end, mid, high-end, tablet"),
         (["--profile", "low-end", "--policy", "mru"], "--policy: unknown policy \"mru\""),
         (["--profile", "low-end", "--trace", "walker"], "--trace: unknown behaviour \"walker\"; expected one of reader, browser, skimmer, revisitor"),
-        (["--profile", "low-end", "--network", "5g"], "--network: expected a network preset (wifi, dsl, lte, 3g, edge, very-bad) or a readable network file, found \"5g\""),
+        (["--profile", "low-end", "--network", "5g"], "--network: expected a network preset (wifi, dsl, lte, 3g, edge, very-bad, verizon-lte, tmobile-lte, att-lte-driving, tmobile-umts-driving) or a readable network file, found \"5g\""),
         (["--profile", "low-end", "--window=-1"], "--window: unknown window \"-1\"; expected one of N, N+M, Xscreens"),
         (["--profile", "low-end", "--window", "-5"], "--window: unknown window \"-5\"; expected one of N, N+M, Xscreens"),
         (["--profile", "low-end", "--duration", "25h"], "--duration: expected a duration up to 24h, found \"25h\""),
@@ -129,6 +129,33 @@ import Testing
         #expect(result.stderr.hasPrefix("bench: \(message)"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no partial output")
+    }
+
+    /// A network file's recording that is missing, empty, not whole milliseconds, out of order
+    /// or without a time after 0, one beside a rate for its direction, or a queue of 0: one line
+    /// naming the file (and line or field), exit status 2, nothing written.
+    @Test(arguments: [
+        ("none", #""downlinkTrace": "links/none.down""#, "links/none.down: cannot open: No such file or directory"),
+        ("", #""downlinkTrace": "links/bad.down""#, "links/bad.down: expected lines of delivery opportunities' times"),
+        ("1\n2\n3.5\n", #""downlinkTrace": "links/bad.down""#, "links/bad.down:3: expected a delivery opportunity's time in whole milliseconds"),
+        ("1\n-2\n", #""uplinkTrace": "links/bad.down""#, "links/bad.down:2: expected a delivery opportunity's time in whole milliseconds"),
+        ("5\n9\n7\n", #""downlinkTrace": "links/bad.down""#, "links/bad.down:3: expected a time no earlier than the line before's 9 ms, found 7"),
+        ("0\n0\n", #""downlinkTrace": "links/bad.down""#, "links/bad.down:2: expected a recording that lasts"),
+        ("1\n", #""downlinkTrace": "links/bad.down", "bitsPerSecond": 1000000"#, "net.json: network.downlinkTrace: expected a recording or bitsPerSecond for this direction, found both"),
+        ("1\n", #""downlinkTrace": "links/bad.down", "bufferPackets": 0"#, "net.json: network.bufferPackets: expected"),
+    ])
+    func aBadRecordingInANetworkFileIsRefusedInOneLine(trace: String, fields: String, message: String) throws {
+        let folder = try BenchProcess.scratch()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("links"), withIntermediateDirectories: true)
+        if trace != "none" { try trace.write(to: folder.appendingPathComponent("links/bad.down"), atomically: true, encoding: .utf8) }
+        let network = folder.appendingPathComponent("net.json")
+        try "{\"name\": \"mine\", \(fields)}".write(to: network, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out")
+        let result = try BenchProcess.run(["run", "--profile", "low-end", "--network", network.path, "--out", out.appendingPathComponent("r.csv").path] + Self.quick)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("bench: \(folder.path)/\(message)"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: out.path), "nothing written")
     }
 
     @Test func aMalformedRecordedTraceNamesItsLineAndField() throws {

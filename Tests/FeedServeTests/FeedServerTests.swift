@@ -172,6 +172,33 @@ import Testing
         }
     }
 
+    /// On a recorded link the server paces as the recording does: a downlink silent for a
+    /// second, then serving all it holds at once, delays the handshake's SYN-ACK to the first
+    /// burst and each round of the image to a later one; the same link at its mean rate serves
+    /// it at once.
+    @Test(.timedAlone) func aRecordedLinkPacesTheServerByItsOpportunities() async throws {
+        let folder = try ScratchFolder.make()
+        let path = folder.appendingPathComponent("silent-first.down").path
+        try (String(repeating: "1000\n", count: 400) + "1001\n").write(toFile: path, atomically: true, encoding: .utf8)
+        var recorded = RunningServer.instant
+        recorded.record(downlink: try DeliveryTrace.read(path: path))
+        recorded.recordingStart = 0
+        var fixed = RunningServer.instant
+        fixed.bitsPerSecond = recorded.bitsPerSecond
+        var seconds: [Double] = []
+        for network in [recorded, fixed] {
+            let server = try await RunningServer.start(ServeConditions(network: network, api: FeedAPIConfiguration(latency: .fixed(0))))
+            let reply = try await server.request("/images/1.jpg")
+            #expect(reply.status == 200 && reply.body.count > 10_000)
+            seconds.append(reply.seconds)
+            await server.stop()
+        }
+        // The SYN-ACK waits for the first second's burst, and each of slow start's rounds for
+        // the next second's: a few seconds, where the fixed link takes a fraction of one.
+        #expect(seconds[0] >= 1.5 && seconds[0] < 10, "recorded: \(seconds[0]) s")
+        #expect(seconds[1] < 0.5, "at its mean rate: \(seconds[1]) s")
+    }
+
     @Test func conditionsChangedAtRunTimeApplyToTheNextRequest() async throws {
         let server = try await RunningServer.start(Self.instant())
         #expect(try await server.request("/v1/images/search").status == 200)

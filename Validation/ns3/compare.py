@@ -2,6 +2,7 @@
 """Compare FeedBench's request durations with ns-3's: the outside check of the network model.
 
     compare.py --log LOG.csv --network NET.json [--log ... --network ...] [--check] [--check-dist]
+               [--displays D.csv ...] [--check-stalls]
 
 Each (log, network) pair is replayed by `replay` (replay.cc, built by .ci/ns3-check) over an
 ns-3 network built from NET.json; every request's ns-3 duration is divided by the duration
@@ -46,6 +47,14 @@ moved replay's median and p90 duration over ns-3's as logged, the one farthest f
 --check-dist exits 1 when dist-median is outside [0.9, 1.1] or dist-p90 outside [0.8, 1.25]
 (a network with no downloads fails). Each takes the networks to check (comma-separated), or
 none for all; the others are reported only.
+A network file may give a direction as a recording (downlinkTrace, uplinkTrace: Mahimahi's
+format, a path relative to the file's folder, with recordingStartMs) instead of its rate; no
+figure here uses a link's rate, and a line after the tables names each recorded network's
+recordings with their mean rates over their periods, and the starts its files give.
+--displays FILE (one per --log: bench run --displays) adds a third table ("stalls"): per network,
+the model's stalls and those ns-3's arrival times give, open loop (stall_count has the rule);
+--check-stalls exits 1 when ns-3's count is more than 15 % from the model's; --stalls-out FILE
+writes that table to FILE instead (.ci/ns3-check prints the fixed networks' after its other output).
 Bad input (or a replay that fails) gets one line on stderr and exit status 2.
 """
 
@@ -54,6 +63,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import csv
+import io
 import json
 import math
 import os
@@ -82,6 +92,15 @@ DOWNLOAD_MEDIAN = (0.9, 1.1)
 DOWNLOAD_P90 = (0.8, 1.25)
 API_MEDIAN = (0.85, 1.2)
 LOSSY_MEDIAN_OF_MEDIANS = (0.7, 1.3)
+# ns-3's stall count within this share of the model's (--check-stalls).
+STALL_SHARE = 0.15
+DISPLAY_COLUMNS = ["time_ms", "path", "outcome", "shown_ms", "stalled"]
+DISPLAY_OUTCOMES = ("memory", "disk", "inflight", "miss")
+# The request log's time_ms and duration_ms have 3 decimals, a display's time 6: a model end
+# compared with a display's time is allowed the two roundings.
+LOG_ROUNDING_MS = 0.001
+# The bytes one delivery opportunity of a recorded link serves (replay.cc's kOpportunityBytes).
+TRACE_OPPORTUNITY_BYTES = 1500
 
 
 class BadInput(Exception):
@@ -89,10 +108,28 @@ class BadInput(Exception):
 
 
 @dataclass
+class Recording:
+    """A recorded direction (Mahimahi's format: one line per 1,500-byte delivery opportunity,
+    its time in ms; the last time is the period)."""
+    path: Path
+    opportunities: int
+    period_ms: int
+
+    @property
+    def mean_bits_per_second(self) -> float:
+        """The mean rate over the period: what a recorded link's rate means in a figure."""
+        return self.opportunities * TRACE_OPPORTUNITY_BYTES * 8 / (self.period_ms / 1000)
+
+
+@dataclass
 class Network:
     path: Path
     name: str
     lossy: bool
+    # A recorded direction's recording (None: a fixed rate), and where the run's 0 sits in them.
+    downlink: Recording | None = None
+    uplink: Recording | None = None
+    recording_start_ms: int = 0
 
 
 @dataclass
@@ -102,6 +139,8 @@ class Run:
     seed: int
     # 0: the log as written; k > 0: the k-th replay with its requests moved (--moved).
     moved: int = 0
+    # The session's displays (bench run --displays), whose stalls are recomputed (--displays).
+    displays: Path | None = None
 
 
 @dataclass
@@ -126,6 +165,40 @@ class Result:
     # the model's own time is longer, so each is an upper bound).
     cancelled: int = 0
     ns3_only: list[float] = field(default_factory=list)
+    # The stalls ns-3's arrivals give (--displays; None without a displays file).
+    stalls: Stalls | None = None
+
+
+@dataclass
+class Display:
+    """One line of bench run --displays: a cell on screen at time_ms, how its image was found,
+    when the cell showed it (None: never), and whether the model counted it a stall."""
+    time_ms: float
+    path: str
+    outcome: str
+    shown_ms: float | None
+    stalled: bool
+
+
+@dataclass
+class ImageLine:
+    """A request log's image line (200 or 499) and where it ended, in the model
+    (time_ms + duration_ms) and in ns-3 (time_ms + ns3_ms; None: ns-3 never completed it)."""
+    path: str
+    status: int
+    model_end_ms: float
+    ns3_end_ms: float | None
+
+
+@dataclass
+class Stalls:
+    """One run's displays, the model's stalls, ns-3's (the rule in stall_count), and how many
+    stalls ns-3 adds (a display the model did not stall) and takes away."""
+    displays: int = 0
+    model: int = 0
+    ns3: int = 0
+    gained: int = 0
+    lost: int = 0
 
 
 def read_network(path: Path) -> Network:
@@ -139,9 +212,24 @@ def read_network(path: Path) -> Network:
         raise BadInput(f"{path}: not JSON ({error.msg} at line {error.lineno})") from None
     if not isinstance(value, dict):
         raise BadInput(f"{path}: expected a JSON object")
-    for key in ("bitsPerSecond", "oneWayDelayMs"):
-        if key not in value:
-            raise BadInput(f'{path}: missing "{key}"')
+    if "oneWayDelayMs" not in value:
+        raise BadInput(f'{path}: missing "oneWayDelayMs"')
+    # Each direction is a fixed rate or a recording (replay.cc reads the rest of the file).
+    recordings = []
+    for rate, trace, required in (("bitsPerSecond", "downlinkTrace", True),
+                                  ("uplinkBitsPerSecond", "uplinkTrace", False)):
+        has_rate, has_trace = value.get(rate) is not None, value.get(trace) is not None
+        if has_rate and has_trace:
+            raise BadInput(f'{path}: both "{rate}" and "{trace}": give one of them for this direction')
+        if required and not has_rate and not has_trace:
+            raise BadInput(f'{path}: missing "{rate}" (or "{trace}")')
+        recordings.append(read_recording(path, trace, value[trace]) if has_trace else None)
+    start = value.get("recordingStartMs", 0)
+    if start is None:
+        start = 0
+    if isinstance(start, bool) or not isinstance(start, (int, float)) or start != int(start) \
+            or not 0 <= start <= 86_400_000:
+        raise BadInput(f'{path}: "recordingStartMs" must be a whole number of ms from 0 to 86400000')
     losses = []
     for key in ("loss", "uplinkLoss"):
         loss = value.get(key, 0)
@@ -153,7 +241,56 @@ def read_network(path: Path) -> Network:
     name = value.get("name")
     if not isinstance(name, str) or not name:
         name = path.stem
-    return Network(path=path, name=name, lossy=any(loss > 0 for loss in losses))
+    return Network(path=path, name=name, lossy=any(loss > 0 for loss in losses),
+                   downlink=recordings[0], uplink=recordings[1], recording_start_ms=int(start))
+
+
+def read_recording(network: Path, field: str, value: object) -> Recording:
+    """The recording a network file names (a path relative to the file's folder): its count of
+    opportunities and its period. Refused in one line as replay.cc refuses it."""
+    if not isinstance(value, str) or not value:
+        raise BadInput(f'{network}: "{field}" must be the path of a recording')
+    path = network.parent / value
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        raise BadInput(f'{network}: "{field}" {path}: cannot read the recording') from None
+    count, last = 0, None
+    for number, line in enumerate(lines, start=1):
+        text = line.strip(" \t\r")
+        if not text:
+            continue
+        if not text.isdigit() or not text.isascii() or int(text) > 86_400_000:
+            raise BadInput(f'{network}: "{field}" {path}:{number}: expected a delivery '
+                           f'opportunity\'s time in whole ms from 0 to 86400000, found "{text[:40]}"')
+        if last is not None and int(text) < last:
+            raise BadInput(f'{network}: "{field}" {path}:{number}: time {int(text)} is earlier '
+                           f"than the line before's {last}")
+        count, last = count + 1, int(text)
+    if last is None:
+        raise BadInput(f'{network}: "{field}" {path}: no delivery opportunities (an empty recording)')
+    if last == 0:
+        raise BadInput(f'{network}: "{field}" {path}: no time after 0 (the last time is the '
+                       "period: the recording must last)")
+    return Recording(path=path, opportunities=count, period_ms=last)
+
+
+def recorded_lines(networks: list[Network]) -> list[str]:
+    """One line per network name with a recorded direction: its recordings, their mean rates
+    over their periods (the one rate a recorded link has), and the starts its files give."""
+    lines = []
+    for name in sorted({network.name for network in networks if network.downlink or network.uplink}):
+        files = [network for network in networks if network.name == name]
+        first = files[0]
+        parts = []
+        for what, recording in (("downlink", first.downlink), ("uplink", first.uplink)):
+            if recording is not None:
+                parts.append(f"{what} {recording.path.name} (mean {recording.mean_bits_per_second / 1e6:.3f} "
+                             f"Mbit/s over its {recording.period_ms / 1000:g} s period)")
+        starts = sorted({network.recording_start_ms for network in files})
+        lines.append(f"recorded: {name}: {', '.join(parts)}; recordingStartMs "
+                     f"{', '.join(str(start) for start in starts)}")
+    return lines
 
 
 def check_log(path: Path) -> None:
@@ -267,6 +404,114 @@ def sent_durations(output: str) -> dict[int, tuple[float, float]]:
         ns3 = float(row["ns3_ms"]) - held_ms(row) if row["completed"] == "1" else math.inf
         durations[int(row["row"])] = (ns3, float(row["model_ms"]))
     return durations
+
+
+def read_displays(path: Path) -> list[Display]:
+    """bench run --displays's file: every display in order (refused in one line when malformed)."""
+    try:
+        with path.open(encoding="utf-8", newline="") as file:
+            rows = list(csv.reader(file))
+    except OSError as error:
+        raise BadInput(f"{path}: cannot read the file ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"{path}: not UTF-8 text") from None
+    if not rows or rows[0] != DISPLAY_COLUMNS:
+        raise BadInput(f"{path}:1: expected the header {','.join(DISPLAY_COLUMNS)}")
+    displays = []
+    for number, row in enumerate(rows[1:], start=2):
+        try:
+            if len(row) != len(DISPLAY_COLUMNS) or row[2] not in DISPLAY_OUTCOMES or row[4] not in ("0", "1"):
+                raise ValueError
+            time_ms = float(row[0])
+            shown_ms = float(row[3]) if row[3] else None
+            if not math.isfinite(time_ms) or (shown_ms is not None and not math.isfinite(shown_ms)):
+                raise ValueError
+        except ValueError:
+            raise BadInput(f"{path}:{number}: expected time_ms,path,outcome ({'/'.join(DISPLAY_OUTCOMES)}),"
+                           "shown_ms (or empty),stalled (0 or 1)") from None
+        displays.append(Display(time_ms, row[1], row[2], shown_ms, row[4] == "1"))
+    return displays
+
+
+def image_lines(log: Path, output: str) -> list[ImageLine]:
+    """The log's image lines of status 200 and 499, in the log's order, each with its model end
+    and ns-3's (the replay's row for it: ns3_ms runs from time_ms)."""
+    with log.open(encoding="utf-8", newline="") as file:
+        rows = list(csv.DictReader(file))
+    replayed = {int(row["row"]): row for row in csv.DictReader(output.splitlines())}
+    lines = []
+    for number, row in enumerate(rows, start=1):
+        if not row["path"].startswith("/images/") or row["status"] not in ("200", "499"):
+            continue
+        ns3 = replayed.get(number)
+        if ns3 is None:
+            raise BadInput(f"{log}: row {number} is missing from the replay's output")
+        start = float(row["time_ms"])
+        lines.append(ImageLine(row["path"], int(row["status"]), start + float(row["duration_ms"]),
+                               start + float(ns3["ns3_ms"]) if ns3["completed"] == "1" else None))
+    return lines
+
+
+def stall_count(displays: list[Display], lines: list[ImageLine]) -> Stalls:
+    """The stalls ns-3's arrivals give, open loop (the session's displays as the model made
+    them, only when each image arrived taken from ns-3). a_m is a line's model end, a_n ns-3's:
+      memory (a memory-cache hit shown on its frame) at t: the 200 line of its path that arrived
+        last by a_m <= t (none: no stall); an ns-3 stall iff a_n > t (never arrived: a stall);
+      inflight or miss at t that the model stalled: the first line (200 or 499) of its path,
+        in the log's order, with a_m >= t; none, a 499 (cancelled) or one ns-3 never completed:
+        a stall both sides; shown at s: an ns-3 stall iff a_n - a_m + (s - t) >= 0 (the cell's
+        wait moved by ns-3's shift); never shown: iff a_n >= t;
+      disk, and any other display the model did not stall: as the model says.
+    The model's ends (3 decimals in the log) are allowed LOG_ROUNDING_MS against a display's
+    time. With a_n = a_m the rule gives the model's own count (test_compare.py holds it so)."""
+    by_path: dict[str, list[ImageLine]] = {}
+    for line in lines:
+        by_path.setdefault(line.path, []).append(line)
+    stalls = Stalls(displays=len(displays))
+    for display in displays:
+        t, own = display.time_ms, by_path.get(display.path, [])
+        stalled = display.stalled
+        if display.outcome == "memory":
+            done = [line for line in own if line.status == 200 and line.model_end_ms <= t + LOG_ROUNDING_MS]
+            match = max(reversed(done), key=lambda line: line.model_end_ms, default=None)
+            if match is None:
+                stalled = False
+            else:
+                stalled = match.ns3_end_ms is None or match.ns3_end_ms > t
+        elif display.outcome in ("inflight", "miss") and display.stalled:
+            match = next((line for line in own if line.model_end_ms >= t - LOG_ROUNDING_MS), None)
+            arrival = None if match is None else match.ns3_end_ms
+            if match is None or match.status == 499 or arrival is None:
+                stalled = True
+            elif display.shown_ms is not None:
+                stalled = arrival - match.model_end_ms + (display.shown_ms - t) >= 0
+            else:
+                stalled = arrival >= t
+        stalls.model += display.stalled
+        stalls.ns3 += stalled
+        stalls.gained += stalled and not display.stalled
+        stalls.lost += display.stalled and not stalled
+    return stalls
+
+
+def stall_cells(name: str, results: list[Result]) -> tuple[list[str], list[str]] | None:
+    """A network's row of the stalls table (summed over its runs with displays) and why it is
+    outside the stall band (ns-3's count within STALL_SHARE of the model's); None without
+    displays."""
+    counts = [result.stalls for result in results if result.stalls is not None]
+    if not counts:
+        return None
+    model, ns3 = sum(c.model for c in counts), sum(c.ns3 for c in counts)
+    ratio = ns3 / model if model else None
+    failures = []
+    if abs(ns3 - model) > STALL_SHARE * model:
+        failures.append(f"stalls, ns-3's {ns3} over the model's {model}, "
+                        f"{shown(ratio) if model else 'none expected'} outside "
+                        f"[{1 - STALL_SHARE:g}, {1 + STALL_SHARE:g}]")
+    cells = [name, str(len(counts)), str(sum(c.displays for c in counts)), str(model), str(ns3),
+             shown(ratio), str(sum(c.gained for c in counts)), str(sum(c.lost for c in counts)),
+             "ok" if not failures else "FAIL"]
+    return cells, failures
 
 
 def add_moved(result: Result, logged: str, moved: list[str]) -> None:
@@ -405,6 +650,8 @@ PER_REQUEST_HEADER = ["network", "runs", "downloads", "median", "run-medians", "
                       "p90-from-log", "p10", "self-p90", "ens-p90", "queued", "late>50ms", "api",
                       "api-median", "incomplete", "ns3-only", "either-median", "bands"]
 DISTRIBUTION_HEADER = ["network", "downloads", "dist-median", "dist-p90", "self-dist", "dist-bands"]
+STALL_HEADER = ["network", "runs", "displays", "model-stalls", "ns3-stalls", "ratio", "gained", "lost",
+                "stall-band"]
 
 
 def table(header: list[str], rows: list[list[str]]) -> str:
@@ -454,6 +701,14 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--check-dist", nargs="?", const="all", default=None, metavar="NETWORKS",
                         help="exit 1 when a network's download durations, as distributions, are "
                              "outside the download bands: every network, or those named")
+    parser.add_argument("--displays", action="append", default=[], type=Path,
+                        help="each --log's displays (bench run --displays), one per --log: count "
+                             "the stalls ns-3's arrivals give (a third table)")
+    parser.add_argument("--stalls-out", type=Path, metavar="FILE",
+                        help="write the stalls table to FILE instead of printing it (with --displays)")
+    parser.add_argument("--check-stalls", nargs="?", const="all", default=None, metavar="NETWORKS",
+                        help="exit 1 when ns-3's stall count is more than 15 %% from the model's: "
+                             "every network, or those named")
     return parser.parse_args(argv)
 
 
@@ -464,6 +719,10 @@ def plan(args: argparse.Namespace) -> list[Run]:
                        "per --log, or one for all")
     if seeds and len(seeds) != len(logs):
         raise BadInput(f"{len(logs)} --log but {len(seeds)} --seed: give one per --log, or none")
+    if args.stalls_out is not None and not args.displays:
+        raise BadInput("--stalls-out: give the logs' --displays too")
+    if args.displays and len(args.displays) != len(logs):
+        raise BadInput(f"{len(logs)} --log but {len(args.displays)} --displays: give one per --log, or none")
     if any(seed < 1 for seed in seeds):
         raise BadInput("--seed: expected a whole number from 1")
     if not 1 <= args.seeds <= 1000:
@@ -484,12 +743,13 @@ def plan(args: argparse.Namespace) -> list[Run]:
             parsed[path] = read_network(path)
         network = parsed[path]
         check_log(log)
+        displays = args.displays[index] if args.displays else None
         if seeds:
-            runs.append(Run(log, network, seeds[index]))
+            runs.append(Run(log, network, seeds[index], displays=displays))
         elif network.lossy:
-            runs.extend(Run(log, network, seed) for seed in range(1, args.seeds + 1))
+            runs.extend(Run(log, network, seed, displays=displays) for seed in range(1, args.seeds + 1))
         else:
-            runs.append(Run(log, network, 1))
+            runs.append(Run(log, network, 1, displays=displays))
         if not network.lossy:
             runs.extend(Run(log, network, runs[-1].seed, k) for k in range(1, args.moved + 1))
     names: dict[str, Path] = {}
@@ -518,6 +778,8 @@ def main(argv: list[str]) -> int:
         for run, (output, _) in zip(runs, outputs):
             if run.moved == 0:
                 results.append(ratios(output, f"{run.log} on {run.network.name}"))
+                if run.displays is not None:
+                    results[-1].stalls = stall_count(read_displays(run.displays), image_lines(run.log, output))
                 logged.append((run, output, []))
             else:
                 logged[-1][2].append(output)
@@ -536,7 +798,7 @@ def main(argv: list[str]) -> int:
     groups: dict[str, tuple[Network, list[Result]]] = {}
     for (run, _, _), result in zip(logged, results):
         groups.setdefault(run.network.name, (run.network, []))[1].append(result)
-    per_request, distributions, failures = [], [], []
+    per_request, distributions, stall_rows, failures, stall_failures = [], [], [], [], []
     for name in sorted(groups):
         network, group = groups[name]
         (cells, dist_cells), why, why_dist = summarize(network, group)
@@ -544,6 +806,13 @@ def main(argv: list[str]) -> int:
         distributions.append(dist_cells)
         failures.extend((args.check, name, reason) for reason in why)
         failures.extend((args.check_dist, name, reason) for reason in why_dist)
+        stalled = stall_cells(name, group)
+        if stalled is not None:
+            stall_rows.append(stalled[0])
+            stall_failures.extend((args.check_stalls, name, reason) for reason in stalled[1])
+    stall_gating = 0
+    if args.stalls_out is None:
+        failures.extend(stall_failures)
     print("per request:")
     print(table(PER_REQUEST_HEADER, per_request))
     print("ratio = ns-3 duration / model duration, each from when the request was sent; median: "
@@ -565,13 +834,39 @@ def main(argv: list[str]) -> int:
           "median over the model's and ns-3's p90 over the model's (dist-bands: the download "
           "bands applied to them); self-dist (--moved): each moved replay's median and p90 "
           "duration over ns-3's as logged, the one farthest from 1 (shown, not checked).")
+    if stall_rows:
+        stall_table = io.StringIO()
+        print("stalls:", file=stall_table)
+        print(table(STALL_HEADER, stall_rows), file=stall_table)
+        print("stalls recomputed from ns-3's arrivals, open loop (each display as the model made it, "
+              "when its image arrived taken from ns-3: a memory hit stalls when ns-3's copy had not "
+              "arrived, a stalled in-flight or missed display waits for it as much longer or shorter "
+              "as ns-3 is, a cancelled one stalls both sides); runs: those with displays; ratio: "
+              "ns-3's stalls over the model's; gained and lost: stalls ns-3 adds and takes away; "
+              "stall-band: within 15 % of the model's count.", file=stall_table)
+        if args.stalls_out is None:
+            print(stall_table.getvalue(), end="")
+        else:
+            # The table and its verdicts, whose --check-stalls still counts in the exit status.
+            lines, stall_gating = verdicts(stall_failures)
+            for line in lines:
+                print(line, file=stall_table)
+            try:
+                args.stalls_out.write_text(stall_table.getvalue(), encoding="utf-8")
+            except OSError as error:
+                print(f"compare.py: --stalls-out: cannot write {args.stalls_out} ({error.strerror})",
+                      file=sys.stderr)
+                return 2
+    for line in recorded_lines(list({run.network.path: run.network for run in runs}.values())):
+        print(line)
     lines, gating = verdicts(failures)
     for line in lines:
         print(line)
-    for flag, check in (("--check", args.check), ("--check-dist", args.check_dist)):
+    for flag, check in (("--check", args.check), ("--check-dist", args.check_dist),
+                        ("--check-stalls", args.check_stalls)):
         if check not in (None, "all"):
             print(f"{flag}: {', '.join(sorted(check.split(',')))}; the other networks are reported only")
-    return 1 if gating else 0
+    return 1 if gating or stall_gating else 0
 
 
 if __name__ == "__main__":

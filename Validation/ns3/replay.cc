@@ -2,7 +2,13 @@
 // FeedBench's network model (Validation/ns3/README.md says what is compared and why).
 //
 //   replay --log LOG.csv --network NET.json [--seed N] [--horizon-s 120] [--out FILE]
-//          [--cwnd-trace FILE]
+//          [--cwnd-trace FILE] [--link-log FILE]
+//
+// --link-log: direction,queued_ns,left_ns,arrived_ns,ip_bytes lines: every packet the
+// bottleneck's two devices send (down: router -> client, up: client -> router), in the order
+// each direction sends them: when the device's queue took it, when its last byte left, when it
+// reached the other end (empty when random loss dropped it there). Packets the full queue
+// dropped are not in it.
 //
 // --cwnd-trace: time_s,connection,what,bytes lines: each server socket's cwnd and ssthresh
 // changes, the segments it sends again (retransmit) and its segments the bottleneck drops
@@ -11,7 +17,9 @@
 // Topology: server ==(10 Gbps, 0 delay, 100,000-packet queue)== router ==(bottleneck)== client.
 // The bottleneck's router->client device sends at the network's downlink rate through a
 // drop-tail queue of bufferPackets packets; the client->router device at the uplink rate,
-// the same queue size. No traffic-control queue disc anywhere (ns-3 installs FqCoDel on
+// the same queue size. A direction the network file gives as a recording (downlinkTrace,
+// uplinkTrace: Mahimahi's format, from recordingStartMs on) is driven by it instead, packet by
+// packet ("recorded links" below). No traffic-control queue disc anywhere (ns-3 installs FqCoDel on
 // every device Ipv4AddressHelper::Assign numbers; it is uninstalled below). One
 // PointToPointChannel delay serves both directions: (oneWayDelayMs + uplinkDelayMs) / 2.
 // Random loss: a per-packet RateErrorModel on the client's device (downlink) and on the
@@ -45,6 +53,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -97,14 +106,89 @@ Warn(const std::string& message)
     std::fprintf(stderr, "warning: %s\n", message.c_str());
 }
 
+// A whole decimal number in [low, high], digits only.
+bool
+ParseWhole(const std::string& text, uint64_t low, uint64_t high, uint64_t& out)
+{
+    if (text.empty() || text.size() > 19)
+    {
+        return false;
+    }
+    uint64_t v = 0;
+    for (char c : text)
+    {
+        if (c < '0' || c > '9')
+        {
+            return false;
+        }
+        v = v * 10 + (c - '0');
+    }
+    if (v < low || v > high)
+    {
+        return false;
+    }
+    out = v;
+    return true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The network file: a flat JSON object. Only the fields below are read; others are ignored.
 // ---------------------------------------------------------------------------------------------
+// A recorded link in Mahimahi's format (mm-link): one line per delivery opportunity, its time
+// in ms from the recording's start (non-decreasing; several in one ms repeat the time); each
+// opportunity lets 1,500 bytes of what is queued at that instant leave. The file repeats at
+// its end, its last time being the period: opportunity i of cycle c is at c * P + t_i.
+struct DeliveryTrace
+{
+    static constexpr uint32_t kOpportunityBytes = 1500; // one full IP packet
+    static constexpr uint64_t kLongestMs = 86'400'000;  // 24 h, as FeedBench reads
+    static constexpr size_t kMostOpportunities = 20'000'000;
+
+    std::string path;
+    std::vector<uint32_t> ms; // each opportunity's time, the last one the period
+
+    int64_t PeriodNs() const
+    {
+        return static_cast<int64_t>(ms.back()) * 1'000'000;
+    }
+
+    // Opportunities at times up to `traceNs` (ns from the recording's start), over as many
+    // periods as it spans.
+    uint64_t Through(int64_t traceNs) const
+    {
+        if (traceNs < 0)
+        {
+            return 0;
+        }
+        int64_t cycles = traceNs / PeriodNs();
+        uint32_t within = static_cast<uint32_t>((traceNs - cycles * PeriodNs()) / 1'000'000);
+        uint64_t inCycle = std::upper_bound(ms.begin(), ms.end(), within) - ms.begin();
+        return static_cast<uint64_t>(cycles) * ms.size() + inCycle;
+    }
+
+    // The time of opportunity `k` (from 1), in ns from the recording's start.
+    int64_t TimeOf(uint64_t k) const
+    {
+        uint64_t cycle = (k - 1) / ms.size();
+        uint64_t at = (k - 1) - cycle * ms.size();
+        return (static_cast<int64_t>(ms[at]) + static_cast<int64_t>(cycle) * ms.back()) * 1'000'000;
+    }
+
+    // The mean rate over one period, bits per second.
+    double MeanBps() const
+    {
+        return ms.size() * kOpportunityBytes * 8.0 / (ms.back() / 1000.0);
+    }
+};
+
 struct Network
 {
     std::string name = "network";
-    double downBps = 0;
+    double downBps = 0; // 0 when the direction is recorded
     double upBps = 0;
+    std::shared_ptr<DeliveryTrace> downTrace; // a recorded direction's opportunities
+    std::shared_ptr<DeliveryTrace> upTrace;
+    int64_t recordingStartNs = 0; // the point of the recordings at which the run's 0 sits
     double downDelayMs = 0;
     double upDelayMs = 0;
     double loss = 0;
@@ -348,6 +432,72 @@ ReadFile(const std::string& path)
     return text.str();
 }
 
+// The recording at `path` (as the network file names it; relative to the file's folder),
+// `source` naming the network file and its field for errors. Refused in one line: a file that
+// cannot be read, a line that is not a whole number of ms up to 24 h, a time earlier than the
+// line before's, no opportunity, or none after 0. Blank lines (and spaces around a number) are
+// skipped, as FeedBench reads the format.
+std::shared_ptr<DeliveryTrace>
+ReadTrace(const std::string& path, const std::string& networkPath, const std::string& field)
+{
+    std::string resolved = path;
+    if (path.empty() || path[0] != '/')
+    {
+        size_t slash = networkPath.rfind('/');
+        if (slash != std::string::npos)
+        {
+            resolved = networkPath.substr(0, slash + 1) + path;
+        }
+    }
+    std::string where = networkPath + ": \"" + field + "\" " + resolved;
+    std::ifstream in(resolved, std::ios::binary);
+    if (path.empty() || !in)
+    {
+        Fail(where + ": cannot read the recording");
+    }
+    auto trace = std::make_shared<DeliveryTrace>();
+    trace->path = resolved;
+    std::string line;
+    size_t lineNumber = 0;
+    while (std::getline(in, line))
+    {
+        ++lineNumber;
+        size_t start = line.find_first_not_of(" \t\r");
+        if (start == std::string::npos)
+        {
+            continue;
+        }
+        size_t end = line.find_last_not_of(" \t\r") + 1;
+        std::string text = line.substr(start, end - start);
+        uint64_t value = 0;
+        if (!ParseWhole(text, 0, DeliveryTrace::kLongestMs, value))
+        {
+            Fail(where + ":" + std::to_string(lineNumber) +
+                 ": expected a delivery opportunity's time in whole ms from 0 to 86400000, found \"" +
+                 text.substr(0, 40) + "\"");
+        }
+        if (!trace->ms.empty() && value < trace->ms.back())
+        {
+            Fail(where + ":" + std::to_string(lineNumber) + ": time " + std::to_string(value) +
+                 " is earlier than the line before's " + std::to_string(trace->ms.back()));
+        }
+        if (trace->ms.size() == DeliveryTrace::kMostOpportunities)
+        {
+            Fail(where + ":" + std::to_string(lineNumber) + ": more than 20000000 opportunities");
+        }
+        trace->ms.push_back(static_cast<uint32_t>(value));
+    }
+    if (trace->ms.empty())
+    {
+        Fail(where + ": no delivery opportunities (an empty recording)");
+    }
+    if (trace->ms.back() == 0)
+    {
+        Fail(where + ": no time after 0 (the last time is the period: the recording must last)");
+    }
+    return trace;
+}
+
 Network
 ReadNetwork(const std::string& path)
 {
@@ -429,8 +579,51 @@ ReadNetwork(const std::string& path)
     // Every field the replay uses is required: FeedBench fills a missing one from its Wi-Fi
     // profile, which this program does not know (`bench profiles` prints them all).
     text_field("name", net.name);
-    number("bitsPerSecond", 1000, 1e11, true, net.downBps);
-    number("uplinkBitsPerSecond", 1000, 1e11, true, net.upBps);
+    // Each direction: a fixed rate, or a recording (Mahimahi's format) instead.
+    auto direction = [&](const char* rateKey, const char* traceKey, double& rate,
+                         std::shared_ptr<DeliveryTrace>& trace) {
+        auto present = [&](const char* key) {
+            auto it = fields.find(key);
+            return it != fields.end() && it->second.kind != JsonValue::Null;
+        };
+        bool hasRate = present(rateKey);
+        bool hasTrace = present(traceKey);
+        if (hasRate && hasTrace)
+        {
+            Fail(path + ": both \"" + rateKey + "\" and \"" + traceKey +
+                 "\": give one of them for this direction");
+        }
+        if (!hasRate && !hasTrace)
+        {
+            Fail(path + ": missing \"" + rateKey + "\" (or \"" + traceKey + "\")");
+        }
+        if (hasRate)
+        {
+            number(rateKey, 1000, 1e11, true, rate);
+            return;
+        }
+        const JsonValue& v = fields.at(traceKey);
+        if (v.kind != JsonValue::String || v.text.empty())
+        {
+            Fail(path + ": \"" + traceKey + "\" must be the path of a recording");
+        }
+        trace = ReadTrace(v.text, path, traceKey);
+    };
+    direction("bitsPerSecond", "downlinkTrace", net.downBps, net.downTrace);
+    direction("uplinkBitsPerSecond", "uplinkTrace", net.upBps, net.upTrace);
+    double startMs = 0;
+    if (number("recordingStartMs", 0, 86'400'000, false, startMs))
+    {
+        if (startMs != std::floor(startMs))
+        {
+            Fail(path + ": \"recordingStartMs\" must be a whole number of ms");
+        }
+        if (!net.downTrace && !net.upTrace)
+        {
+            Warn(path + ": recordingStartMs without downlinkTrace or uplinkTrace: no effect");
+        }
+        net.recordingStartNs = static_cast<int64_t>(startMs) * 1'000'000;
+    }
     number("oneWayDelayMs", 0, 60000, true, net.downDelayMs);
     number("uplinkDelayMs", 0, 60000, true, net.upDelayMs);
     number("loss", 0, 0.99, true, net.loss);
@@ -603,29 +796,6 @@ ParseMillis(const std::string& text, int64_t& micros)
     return any;
 }
 
-bool
-ParseWhole(const std::string& text, uint64_t low, uint64_t high, uint64_t& out)
-{
-    if (text.empty() || text.size() > 19)
-    {
-        return false;
-    }
-    uint64_t v = 0;
-    for (char c : text)
-    {
-        if (c < '0' || c > '9')
-        {
-            return false;
-        }
-        v = v * 10 + (c - '0');
-    }
-    if (v < low || v > high)
-    {
-        return false;
-    }
-    out = v;
-    return true;
-}
 
 struct Log
 {
@@ -1429,6 +1599,218 @@ CountDrop(uint64_t* counter, Ptr<const Packet>)
     ++*counter;
 }
 
+// --- recorded links ---
+//
+// A recorded direction's device (Mahimahi's mm-link semantics): each opportunity lets up to
+// 1,500 bytes of what is queued at that instant leave, a packet's IP bytes (the 2-byte PPP
+// header is not counted) taken as a byte stream, so a packet can take the rest of an
+// opportunity a packet before it left unused and go on into the next; an opportunity that
+// finds nothing queued is lost; a packet that arrives in a silence, or at an opportunity's very
+// instant (mm-link serves the opportunities due before it queues what arrives), waits for the
+// next one. The device stays a PointToPointNetDevice with its drop-tail queue: when a packet
+// starts (PhyTxBegin, which fires before the device reads its DataRate and InterframeGap), the
+// hook works out the opportunity its last byte leaves at, T, and sets the device's DataRate so
+// that the transmission lasts as close to T - now as an integer rate allows (never longer), and
+// the gap left (under 1 ns for a wait of a few ms, microseconds over seconds of silence) as the
+// InterframeGap and as extra delay on the channel for this packet: the device is busy until T
+// exactly and the packet arrives at T + delay exactly. PointToPointChannel reads its one Delay
+// when each packet starts, so every packet on the channel (either direction) sets it first: the
+// base delay, plus that gap for a recorded one.
+struct RecordedLink
+{
+    std::shared_ptr<DeliveryTrace> trace; // null: a fixed-rate device on a recorded channel
+    int64_t offsetNs = 0;                 // the recording's time at the run's 0
+    Ptr<PointToPointNetDevice> device;
+    Ptr<PointToPointChannel> channel;
+    Time baseDelay;
+    std::deque<int64_t> queuedAt; // when each packet in the device's queue entered it (FIFO)
+    uint64_t index = 0;  // the opportunity (from 1) the last packet's last byte left at; 0: none
+    uint32_t credit = 0; // the bytes it left unused
+};
+
+Time g_channelDelay; // the Delay last set on the bottleneck channel
+
+void
+SetChannelDelay(RecordedLink* link, Time delay)
+{
+    if (delay != g_channelDelay)
+    {
+        link->channel->SetAttribute("Delay", TimeValue(delay));
+        g_channelDelay = delay;
+    }
+}
+
+// Every packet the device's queue takes (the device queues even the one it starts at once).
+void
+RecordedQueued(RecordedLink* link, Ptr<const Packet>)
+{
+    link->queuedAt.push_back(Simulator::Now().GetNanoSeconds());
+}
+
+void
+RecordedTxBegin(RecordedLink* link, Ptr<const Packet> packet)
+{
+    if (!link->trace)
+    {
+        SetChannelDelay(link, link->baseDelay);
+        return;
+    }
+    const DeliveryTrace& trace = *link->trace;
+    int64_t now = Simulator::Now().GetNanoSeconds();
+    if (link->queuedAt.empty())
+    {
+        Fail("internal: a recorded link's packet started that its queue never took");
+    }
+    int64_t queued = link->queuedAt.front();
+    link->queuedAt.pop_front();
+    uint32_t size = packet->GetSize();
+    uint32_t bytes = size - PppHeader().GetSerializedSize();
+    // A packet queued before the opportunity the one before it ended at takes what that one
+    // left of it (the device was busy until then, and starts this one at that instant); any
+    // other starts after every opportunity up to now (one at this very instant included).
+    if (link->index == 0 || queued >= trace.TimeOf(link->index) - link->offsetNs)
+    {
+        link->index = trace.Through(now + link->offsetNs);
+        link->credit = 0;
+    }
+    if (bytes <= link->credit)
+    {
+        link->credit -= bytes;
+    }
+    else
+    {
+        uint64_t rest = bytes - link->credit;
+        uint64_t more = (rest + DeliveryTrace::kOpportunityBytes - 1) / DeliveryTrace::kOpportunityBytes;
+        link->index += more;
+        link->credit = static_cast<uint32_t>(more * DeliveryTrace::kOpportunityBytes - rest);
+    }
+    int64_t wait = trace.TimeOf(link->index) - link->offsetNs - now;
+    if (wait < 0)
+    {
+        Fail("internal: a recorded link's packet would leave before it started");
+    }
+    // The highest rate DataRate takes whole (its maximum overflows in the division).
+    constexpr uint64_t kFastest = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+    uint64_t bps = kFastest;
+    if (wait > 0)
+    {
+        long double exact = std::ceil(static_cast<long double>(size) * 8 * 1e9L / wait);
+        bps = exact >= static_cast<long double>(kFastest)
+                  ? kFastest
+                  : std::max<uint64_t>(1, static_cast<uint64_t>(exact));
+    }
+    Time tx = DataRate(bps).CalculateBytesTxTime(size);
+    while (tx.GetNanoSeconds() > wait) // rounded up to the ns: a little faster
+    {
+        bps = bps > kFastest / 2 ? kFastest : bps + bps / 1'000'000 + 1;
+        tx = DataRate(bps).CalculateBytesTxTime(size);
+    }
+    Time gap = NanoSeconds(wait) - tx;
+    link->device->SetDataRate(DataRate(bps));
+    link->device->SetInterframeGap(gap);
+    SetChannelDelay(link, link->baseDelay + gap);
+}
+
+// --link-log: each direction's packets from when its queue takes them to their receipt.
+struct LinkLog
+{
+    std::string direction;
+    std::deque<int64_t> queued; // taken by the queue, not yet started
+    std::deque<std::pair<int64_t, int64_t>> inFlight; // started: queued, left (-1: not yet)
+    std::ofstream* out = nullptr;
+};
+
+std::ofstream g_linkLog;
+
+void
+LinkLogQueued(LinkLog* log, Ptr<const Packet>)
+{
+    log->queued.push_back(Simulator::Now().GetNanoSeconds());
+}
+
+void
+LinkLogStarted(LinkLog* log, Ptr<const Packet>)
+{
+    if (log->queued.empty())
+    {
+        Fail("internal: --link-log: a packet started that its queue never took");
+    }
+    log->inFlight.push_back({log->queued.front(), -1});
+    log->queued.pop_front();
+}
+
+void
+LinkLogLeft(LinkLog* log, Ptr<const Packet>)
+{
+    for (auto& packet : log->inFlight)
+    {
+        if (packet.second < 0)
+        {
+            packet.second = Simulator::Now().GetNanoSeconds();
+            return;
+        }
+    }
+    Fail("internal: --link-log: a packet ended that never started");
+}
+
+void
+LinkLogReceived(LinkLog* log, bool arrived, Ptr<const Packet> packet)
+{
+    if (log->inFlight.empty() || log->inFlight.front().second < 0)
+    {
+        Fail("internal: --link-log: a packet arrived that had not left");
+    }
+    auto [queued, left] = log->inFlight.front();
+    log->inFlight.pop_front();
+    *log->out << log->direction << "," << queued << "," << left << ",";
+    if (arrived)
+    {
+        *log->out << Simulator::Now().GetNanoSeconds();
+    }
+    *log->out << "," << packet->GetSize() - PppHeader().GetSerializedSize() << "\n";
+}
+
+void
+LogLink(LinkLog& log, const char* direction, Ptr<PointToPointNetDevice> from,
+        Ptr<PointToPointNetDevice> to)
+{
+    log.direction = direction;
+    log.out = &g_linkLog;
+    bool ok =
+        from->GetQueue()->TraceConnectWithoutContext("Enqueue", MakeBoundCallback(&LinkLogQueued, &log)) &&
+        from->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&LinkLogStarted, &log)) &&
+        from->TraceConnectWithoutContext("PhyTxEnd", MakeBoundCallback(&LinkLogLeft, &log)) &&
+        to->TraceConnectWithoutContext("MacRx", MakeBoundCallback(&LinkLogReceived, &log, true)) &&
+        to->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&LinkLogReceived, &log, false));
+    if (!ok)
+    {
+        Fail("internal: --link-log: no trace source");
+    }
+}
+
+// Drives `device` by `trace` (null: only keeps the shared channel's delay right for it).
+void
+DriveByRecording(RecordedLink& link, Ptr<PointToPointNetDevice> device,
+                 std::shared_ptr<DeliveryTrace> trace, int64_t offsetNs, Time baseDelay)
+{
+    link.trace = trace;
+    link.offsetNs = offsetNs;
+    link.device = device;
+    link.channel = DynamicCast<PointToPointChannel>(device->GetChannel());
+    link.baseDelay = baseDelay;
+    bool ok = device->TraceConnectWithoutContext("PhyTxBegin",
+                                                 MakeBoundCallback(&RecordedTxBegin, &link));
+    if (trace)
+    {
+        ok = ok && device->GetQueue()->TraceConnectWithoutContext(
+                       "Enqueue", MakeBoundCallback(&RecordedQueued, &link));
+    }
+    if (!ok || !link.channel)
+    {
+        Fail("internal: cannot drive the bottleneck device by its recording");
+    }
+}
+
 std::string
 Millis(int64_t micros)
 {
@@ -1454,7 +1836,7 @@ Usage()
 {
     std::fprintf(stderr,
                  "usage: replay --log LOG.csv --network NET.json [--seed N] [--horizon-s S] "
-                 "[--out FILE] [--cwnd-trace FILE]\n");
+                 "[--out FILE] [--cwnd-trace FILE] [--link-log FILE]\n");
     std::exit(2);
 }
 
@@ -1467,6 +1849,7 @@ main(int argc, char* argv[])
     std::string networkPath;
     std::string outPath;
     std::string cwndPath;
+    std::string linkLogPath;
     uint64_t seed = 1;
     double horizonS = 120;
     for (int a = 1; a < argc; ++a)
@@ -1494,6 +1877,10 @@ main(int argc, char* argv[])
         else if (arg == "--cwnd-trace")
         {
             cwndPath = value();
+        }
+        else if (arg == "--link-log")
+        {
+            linkLogPath = value();
         }
         else if (arg == "--seed")
         {
@@ -1643,6 +2030,9 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(kSocketBufferBytes));
     Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(Seconds(1)));  // Linux: 1 s
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200))); // Linux
+    // A connection is given up after 15 retransmission timeouts in a row, Linux's tcp_retries2
+    // (ns-3's default, 6, drops it within seconds of a recorded link's silence; decision 034).
+    Config::SetDefault("ns3::TcpSocket::DataRetries", UintegerValue(15));
     // A receiver's delayed ACK waits at most 40 ms, Linux's minimum (ns-3's default, 200 ms,
     // is longer than the sender's 200 ms minimum RTO: an odd last segment's ACK then comes
     // after a spurious timeout that collapses the window to one segment).
@@ -1672,8 +2062,12 @@ main(int argc, char* argv[])
     // One delay for both directions: every duration is measured at the client from something
     // the client sent, so only the round trip matters.
     double oneWayMs = (g_net.downDelayMs + g_net.upDelayMs) / 2;
+    // A recorded direction starts at its recording's mean rate; each packet sets its own
+    // (RecordedTxBegin).
+    double downBps = g_net.downTrace ? g_net.downTrace->MeanBps() : g_net.downBps;
+    double upBps = g_net.upTrace ? g_net.upTrace->MeanBps() : g_net.upBps;
     PointToPointHelper bottleneck;
-    bottleneck.SetDeviceAttribute("DataRate", DataRateValue(DataRate(g_net.downBps)));
+    bottleneck.SetDeviceAttribute("DataRate", DataRateValue(DataRate(downBps)));
     bottleneck.SetDeviceAttribute("Mtu", mtu);
     bottleneck.SetChannelAttribute(
         "Delay",
@@ -1684,8 +2078,31 @@ main(int argc, char* argv[])
     NetDeviceContainer edge = bottleneck.Install(router, g_clientNode);
     auto routerDown = DynamicCast<PointToPointNetDevice>(edge.Get(0));
     auto clientUp = DynamicCast<PointToPointNetDevice>(edge.Get(1));
-    routerDown->SetDataRate(DataRate(g_net.downBps));
-    clientUp->SetDataRate(DataRate(g_net.upBps));
+    routerDown->SetDataRate(DataRate(downBps));
+    clientUp->SetDataRate(DataRate(upBps));
+    static RecordedLink recordedDown, recordedUp;
+    if (g_net.downTrace || g_net.upTrace)
+    {
+        Time baseDelay = NanoSeconds(static_cast<int64_t>(std::llround(oneWayMs * 1e6)));
+        g_channelDelay = baseDelay;
+        DriveByRecording(recordedDown, routerDown, g_net.downTrace, g_net.recordingStartNs, baseDelay);
+        DriveByRecording(recordedUp, clientUp, g_net.upTrace, g_net.recordingStartNs, baseDelay);
+        for (auto [what, trace] : {std::pair{"downlink", g_net.downTrace}, std::pair{"uplink", g_net.upTrace}})
+        {
+            if (trace)
+            {
+                std::fprintf(stderr,
+                             "info: %s recorded: %s, %zu opportunities a %.3f s period (mean "
+                             "%.3f Mbit/s), from %.3f s into it\n",
+                             what,
+                             trace->path.c_str(),
+                             trace->ms.size(),
+                             trace->ms.back() / 1000.0,
+                             trace->MeanBps() / 1e6,
+                             g_net.recordingStartNs / 1e9);
+            }
+        }
+    }
 
     InternetStackHelper stack;
     stack.Install(nodes);
@@ -1764,6 +2181,19 @@ main(int argc, char* argv[])
         listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
         listener->Listen();
         listener->SetAcceptCallback(MakeCallback(&AcceptRequest), MakeCallback(&Accepted));
+    }
+
+    static LinkLog downLog, upLog;
+    if (!linkLogPath.empty())
+    {
+        g_linkLog.open(linkLogPath);
+        if (!g_linkLog)
+        {
+            Fail(linkLogPath + ": cannot write the file");
+        }
+        g_linkLog << "direction,queued_ns,left_ns,arrived_ns,ip_bytes\n";
+        LogLink(downLog, "down", routerDown, clientUp);
+        LogLink(upLog, "up", clientUp, routerDown);
     }
 
     if (!cwndPath.empty())
@@ -1852,6 +2282,7 @@ main(int argc, char* argv[])
             << "," << (done ? 1 : 0) << "," << (r.sent ? MillisOfTime(r.sentAt) : "") << "\n";
     }
     out.flush();
+    g_linkLog.close();
     Simulator::Destroy();
 
     double wall =

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import random
 import tempfile
 import unittest
 from pathlib import Path
@@ -208,9 +209,207 @@ class PlanTests(unittest.TestCase):
                           "--moved", "2")
         self.assertEqual([(run.seed, run.moved) for run in lossy], [(1, 0), (2, 0), (3, 0)])
 
+    def test_each_log_carries_its_displays_to_every_run_of_it_and_a_count_mismatch_is_refused(self):
+        displays = Path(self.folder.name) / "session.displays.csv"
+        runs = self.plan("--log", str(self.log), "--network", str(self.lossy), "--seeds", "2",
+                         "--displays", str(displays))
+        self.assertEqual([run.displays for run in runs], [displays, displays])
+        self.assertIsNone(self.plan("--log", str(self.log), "--network", str(self.lossless))[0].displays)
+        with self.assertRaisesRegex(compare.BadInput, r"^2 --log but 1 --displays: give one per --log, or none$"):
+            self.plan("--log", str(self.log), "--log", str(self.log), "--network", str(self.lossless),
+                      "--displays", str(displays))
+        with self.assertRaisesRegex(compare.BadInput, r"^--stalls-out: give the logs' --displays too$"):
+            self.plan("--log", str(self.log), "--network", str(self.lossless), "--stalls-out", str(displays))
+
     def test_a_moved_count_out_of_range_is_refused_in_one_line(self):
         with self.assertRaisesRegex(compare.BadInput, r"^--moved: expected a number from 0 to 50$"):
             self.plan("--log", str(self.log), "--network", str(self.lossless), "--moved", "51")
+
+
+    def test_a_recorded_direction_needs_no_rate_and_is_named_with_its_mean_rate(self):
+        folder = Path(self.folder.name)
+        (folder / "link.down").write_text("1\n2\n2\n4\n", encoding="utf-8")  # 4 x 1,500 B in 4 ms
+        path = folder / "recorded.json"
+        path.write_text(json.dumps({"name": "verizon-lte", "downlinkTrace": "link.down",
+                                    "uplinkTrace": str(folder / "link.down"), "recordingStartMs": 12345,
+                                    "oneWayDelayMs": 25}), encoding="utf-8")
+        runs = self.plan("--log", str(self.log), "--network", str(path))
+        network = runs[0].network
+        self.assertEqual((network.lossy, network.recording_start_ms), (False, 12345))
+        self.assertEqual(network.downlink.mean_bits_per_second, 12_000_000)
+        self.assertEqual(compare.recorded_lines([network, self.plan("--log", str(self.log), "--network",
+                                                                     str(self.lossless))[0].network]),
+                         ["recorded: verizon-lte: downlink link.down (mean 12.000 Mbit/s over its 0.004 s "
+                          "period), uplink link.down (mean 12.000 Mbit/s over its 0.004 s period); "
+                          "recordingStartMs 12345"])
+
+    def test_a_direction_with_both_a_rate_and_a_recording_or_a_bad_recording_is_refused(self):
+        folder = Path(self.folder.name)
+        (folder / "late.up").write_text("5\n3\n", encoding="utf-8")
+        for fields, expected in (
+                ({"bitsPerSecond": 1_000_000, "downlinkTrace": "late.up"},
+                 r'both "bitsPerSecond" and "downlinkTrace": give one of them for this direction$'),
+                ({"downlinkTrace": "late.up"}, r"late.up:2: time 3 is earlier than the line before's 5$"),
+                ({"uplinkBitsPerSecond": 1_000_000}, r'missing "bitsPerSecond" \(or "downlinkTrace"\)$')):
+            path = folder / "bad.json"
+            path.write_text(json.dumps({"name": "bad", "oneWayDelayMs": 25, **fields}), encoding="utf-8")
+            with self.subTest(expected), self.assertRaisesRegex(compare.BadInput, expected):
+                self.plan("--log", str(self.log), "--network", str(path))
+
+
+# A hand-made session for the stall rule: each image line (time_ms, path, status, duration_ms)
+# and ns-3's duration for it (None: never completed).
+STALL_LINES = [
+    (0.0, "/v1/images/search?limit=10&page=1", 200, 300.0, 280.0),
+    (100.0, "/images/1.jpg", 200, 200.0, 400.0),   # model 300, ns-3 500
+    (100.0, "/images/2.jpg", 200, 200.0, 100.0),   # model 300, ns-3 200
+    (100.0, "/images/3.jpg", 499, 150.0, 90.0),    # cancelled at 250
+    (100.0, "/images/3.jpg", 200, 500.0, 450.0),   # its second download: model 600, ns-3 550
+    (400.0, "/images/4.jpg", 200, 100.0, None),    # model 500, ns-3 never
+    (400.0, "/images/5.jpg", 200, 100.0, 300.0),   # model 500, ns-3 700
+    (1000.0, "/images/5.jpg", 200, 100.0, 250.0),  # again: model 1100, ns-3 1250
+]
+
+
+class StallTests(unittest.TestCase):
+    """The stalls ns-3's arrivals give (compare.stall_count), case by case on a hand-made log,
+    and the model's own count when ns-3's arrivals are the model's."""
+
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.addCleanup(self.folder.cleanup)
+        self.log = Path(self.folder.name) / "session.csv"
+        rows = [f"{t:.3f},GET,{path},{status},1000,1000,0.000,{d:.3f},1,1,h2,high,{t:.6f}"
+                for t, path, status, d, _ in STALL_LINES]
+        self.log.write_text("\n".join([HEADER, *rows]) + "\n", encoding="utf-8")
+
+    def lines(self, ns3_as_model: bool = False) -> list[compare.ImageLine]:
+        rows = []
+        for number, (t, path, status, model, ns3) in enumerate(STALL_LINES, start=1):
+            ns3 = model if ns3_as_model else ns3
+            kind = "image" if path.startswith("/images/") else "api"
+            rows.append(f"{number},{t:.3f},{kind},{status},1,1,1000,{model:.3f},"
+                        f"{'' if ns3 is None else f'{ns3:.3f}'},{int(ns3 is not None)},{t:.6f}")
+        return compare.image_lines(self.log, replay_output(*rows))
+
+    def count(self, *displays: tuple[float, str, str, float | None, int],
+              ns3_as_model: bool = False) -> compare.Stalls:
+        return compare.stall_count([compare.Display(t, f"/images/{n}.jpg", outcome, shown, bool(stalled))
+                                    for t, n, outcome, shown, stalled in displays], self.lines(ns3_as_model))
+
+    def test_the_log_lines_carry_both_ends_and_only_images(self):
+        lines = self.lines()
+        self.assertEqual([(l.path, l.status, l.model_end_ms, l.ns3_end_ms) for l in lines[:3]],
+                         [("/images/1.jpg", 200, 300.0, 500.0), ("/images/2.jpg", 200, 300.0, 200.0),
+                          ("/images/3.jpg", 499, 250.0, 190.0)])
+        self.assertEqual(len(lines), 7)
+        self.assertIsNone(lines[4].ns3_end_ms)
+
+    def test_a_memory_hit_stalls_in_ns3_only_when_ns3_had_not_delivered_it(self):
+        self.assertEqual(self.count((350, 1, "memory", 350, 0)).ns3, 1)   # ns-3 500 > 350
+        self.assertEqual(self.count((350, 2, "memory", 350, 0)).ns3, 0)   # ns-3 200
+        self.assertEqual(self.count((510, 1, "memory", 510, 0)).ns3, 0)   # at 510 ns-3 has it
+        self.assertEqual(self.count((600, 4, "memory", 600, 0)).ns3, 1)   # ns-3 never completed
+        self.assertEqual(self.count((200, 9, "memory", 200, 0)).ns3, 0)   # no line: no stall
+        # the 200 line arrived last by the model's end: at 1200 the second download of 5 (ns-3
+        # 1250), not the first (ns-3 700); at 750 the first (the second's model end is later)
+        self.assertEqual(self.count((1200, 5, "memory", 1200, 0)).ns3, 1)
+        self.assertEqual(self.count((750, 5, "memory", 750, 0)).ns3, 0)
+        self.assertEqual(self.count((550, 5, "memory", 550, 0)).ns3, 1)   # model 500 <= 550 < ns-3 700
+        # a cancelled line is no memory hit's: at 260 the 499 of 3 ended, no 200 had
+        self.assertEqual(self.count((260, 3, "memory", 260, 0)).ns3, 0)
+
+    def test_a_stalled_display_shown_waits_as_much_longer_or_shorter_as_ns3_is(self):
+        # 1: the cell at 250 showed it at 300 (its arrival); ns-3 200 ms later: still a stall
+        self.assertEqual(self.count((250, 1, "miss", 300, 1)).ns3, 1)
+        # 2: ns-3 100 ms earlier than the model's 300; at 250 shown 300: -100 + 50 < 0, no stall
+        self.assertEqual(self.count((250, 2, "inflight", 300, 1)).ns3, 0)
+        # ... at 210 shown 300: -100 + 90 < 0; at 200 shown 300: -100 + 100 = 0, a stall
+        self.assertEqual(self.count((210, 2, "inflight", 300, 1)).ns3, 0)
+        self.assertEqual(self.count((200, 2, "inflight", 300, 1)).ns3, 1)
+
+    def test_a_stalled_display_never_shown_stalls_when_ns3_arrives_at_or_after_it(self):
+        self.assertEqual(self.count((250, 2, "inflight", None, 1)).ns3, 0)  # ns-3 200 < 250
+        self.assertEqual(self.count((200, 2, "inflight", None, 1)).ns3, 1)  # ns-3 200 >= 200
+        self.assertEqual(self.count((250, 1, "miss", None, 1)).ns3, 1)      # ns-3 500
+
+    def test_a_stalled_display_of_a_cancelled_missing_or_unfinished_line_stalls_both_sides(self):
+        self.assertEqual(self.count((200, 3, "inflight", None, 1)).ns3, 1)  # first end >= 200: the 499
+        self.assertEqual(self.count((450, 4, "miss", 500, 1)).ns3, 1)       # ns-3 never completed
+        self.assertEqual(self.count((450, 9, "miss", None, 1)).ns3, 1)      # no line of its path
+        self.assertEqual(self.count((1200, 2, "miss", None, 1)).ns3, 1)     # none ending after it
+        # the first line ending at or after t: at 300 the 499 ended (250), the 200 of 3 matches
+        self.assertEqual(self.count((300, 3, "inflight", 600, 1)).ns3, 1)   # -50 + 300 >= 0
+        self.assertEqual(self.count((590, 3, "inflight", 600, 1)).ns3, 0)   # -50 + 10 < 0
+
+    def test_disk_and_unstalled_displays_are_as_the_model_says(self):
+        stalls = self.count((350, 1, "disk", 360, 0), (350, 1, "disk", 400, 1),
+                            (250, 1, "inflight", 250, 0), (250, 1, "miss", 250, 0))
+        self.assertEqual((stalls.displays, stalls.model, stalls.ns3, stalls.gained, stalls.lost),
+                         (4, 1, 1, 0, 0))
+
+    def test_the_counts_add_up_gained_and_lost(self):
+        stalls = self.count((350, 1, "memory", 350, 0), (250, 2, "inflight", 300, 1),
+                            (250, 1, "miss", 300, 1), (350, 2, "memory", 350, 0))
+        self.assertEqual((stalls.displays, stalls.model, stalls.ns3, stalls.gained, stalls.lost),
+                         (4, 2, 2, 1, 1))
+
+    def test_with_ns3_arriving_when_the_model_does_the_count_is_the_models(self):
+        displays = [(350, 1, "memory", 350, 0), (510, 1, "memory", 510, 0), (600, 4, "memory", 600, 0),
+                    (200, 9, "memory", 200, 0), (1200, 5, "memory", 1200, 0), (550, 5, "memory", 550, 0),
+                    (250, 1, "miss", 300, 1), (250, 2, "inflight", 300, 1), (200, 2, "inflight", None, 1),
+                    (250, 1, "miss", None, 1), (200, 3, "inflight", None, 1), (450, 4, "miss", 500, 1),
+                    (450, 9, "miss", None, 1), (1200, 2, "miss", None, 1), (590, 3, "inflight", 600, 1),
+                    (350, 1, "disk", 360, 0), (350, 1, "disk", 400, 1), (250, 1, "inflight", 250, 0)]
+        stalls = self.count(*displays, ns3_as_model=True)
+        self.assertEqual(stalls.ns3, stalls.model)
+        self.assertEqual((stalls.model, stalls.gained, stalls.lost), (10, 0, 0))
+        # and on sessions drawn at random under the model's own semantics: a memory hit after
+        # its image's arrival, a stalled display before the arrival it waited for
+        draw = random.Random(7)
+        for _ in range(200):
+            displays = []
+            for line in self.lines(ns3_as_model=True):
+                number = int(line.path.split("/")[-1].split(".")[0])
+                end = line.model_end_ms
+                if line.status == 200:
+                    displays.append((end + draw.uniform(0.001, 500), number, "memory", None, 0))
+                t = end - draw.uniform(0, 100)
+                shown = draw.choice([None, end if line.status == 200 else None])
+                displays.append((t, number, draw.choice(["miss", "inflight"]), shown, 1))
+                displays.append((draw.uniform(0, 1500), number, draw.choice(["disk", "miss"]), None,
+                                 draw.choice([0, 1]) if draw.random() < 0.5 else 0))
+            displays = [d for d in displays if not (d[2] == "miss" and d[4] == 1 and d[0] < 0)]
+            stalls = self.count(*sorted(displays), ns3_as_model=True)
+            self.assertEqual((stalls.ns3, stalls.gained, stalls.lost), (stalls.model, 0, 0))
+
+    def test_the_band_is_fifteen_percent_of_the_models_count(self):
+        def cells(model: int, ns3: int) -> tuple[list[str], list[str]]:
+            return compare.stall_cells("net", [compare.Result(stalls=compare.Stalls(10, model, ns3)),
+                                               compare.Result()])
+        self.assertEqual(cells(20, 23), (["net", "1", "10", "20", "23", "1.150", "0", "0", "ok"], []))
+        self.assertEqual(cells(20, 17)[0][-1], "ok")
+        self.assertEqual(cells(20, 24)[1], ["stalls, ns-3's 24 over the model's 20, 1.200 outside [0.85, 1.15]"])
+        self.assertEqual(cells(20, 16)[0][-1], "FAIL")
+        self.assertEqual(cells(0, 0)[0][-1], "ok")
+        self.assertEqual(cells(0, 1)[1], ["stalls, ns-3's 1 over the model's 0, none expected outside [0.85, 1.15]"])
+        self.assertIsNone(compare.stall_cells("net", [compare.Result()]))
+
+    def test_a_malformed_displays_file_is_refused_in_one_line(self):
+        path = Path(self.folder.name) / "displays.csv"
+        for text, expected in (("time,path\n", r"displays.csv:1: expected the header"),
+                               ("time_ms,path,outcome,shown_ms,stalled\n1.0,/images/1.jpg,cached,,0\n",
+                                r"displays.csv:2: expected time_ms,path,outcome"),
+                               ("time_ms,path,outcome,shown_ms,stalled\n1.0,/images/1.jpg,miss,x,1\n",
+                                r"displays.csv:2: expected")):
+            path.write_text(text, encoding="utf-8")
+            with self.subTest(text), self.assertRaisesRegex(compare.BadInput, expected):
+                compare.read_displays(path)
+        path.write_text("time_ms,path,outcome,shown_ms,stalled\n483.333343,/images/1.jpg,miss,,1\n"
+                        "500.000000,/images/1.jpg,memory,500.000000,0\n", encoding="utf-8")
+        self.assertEqual(compare.read_displays(path),
+                         [compare.Display(483.333343, "/images/1.jpg", "miss", None, True),
+                          compare.Display(500.0, "/images/1.jpg", "memory", 500.0, False)])
 
 
 if __name__ == "__main__":

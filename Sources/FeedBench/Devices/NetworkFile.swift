@@ -6,17 +6,24 @@ import Foundation
 /// one-way delay is a number (fixed) with optional `jitterMs`, or the earlier `[min, max]`.
 public enum NetworkFile {
     /// The fields, in the order the JSON lists them.
-    public static let fields = ["name", "bitsPerSecond", "uplinkBitsPerSecond", "oneWayDelayMs", "jitterMs", "uplinkDelayMs", "loss",
+    public static let fields = ["name", "bitsPerSecond", "uplinkBitsPerSecond", "downlinkTrace", "uplinkTrace", "recordingStartMs", "oneWayDelayMs", "jitterMs", "uplinkDelayMs", "loss",
                                 "uplinkLoss", "bufferPackets", "initialWindowSegments", "maxSegmentBytes", "slowStartAfterIdle",
                                 "cubicPausesWhenIdle", "recoveryTimeoutKeepsThreshold", "tls", "http", "connectionsPerHost", "maxConcurrentStreams",
                                 "streamWindowBytes", "connectionWindowBytes", "idleTimeoutMs", "retryTimeoutMs", "maxRetries"]
 
-    /// `network`'s fields as JSON values, in `fields`' order.
+    /// `network`'s fields as JSON values, in `fields`' order: a recorded direction gives its
+    /// recording's path instead of its rate, and `recordingStartMs` is there only when set.
     static func values(_ network: NetworkProfile) -> [(key: String, value: String)] {
         let ms = ServeConditions.milliseconds
         let delay = network.oneWayDelay
+        let absent = ""
         let values = [
-            ServeConditions.jsonString(network.name), String(network.bitsPerSecond), String(network.uplinkBitsPerSecond),
+            ServeConditions.jsonString(network.name),
+            network.downlinkTrace == nil ? String(network.bitsPerSecond) : absent,
+            network.uplinkTrace == nil ? String(network.uplinkBitsPerSecond) : absent,
+            network.downlinkTrace.map { ServeConditions.jsonString($0.path) } ?? absent,
+            network.uplinkTrace.map { ServeConditions.jsonString($0.path) } ?? absent,
+            network.recordingStart.map(ms) ?? absent,
             ms(delay.lowerBound), ms(delay.upperBound - delay.lowerBound), ms(network.uplinkDelay), number(network.loss),
             number(network.uplinkLoss), String(network.bufferPackets), String(network.initialWindowSegments),
             String(network.maxSegmentBytes), String(network.slowStartAfterIdle), String(network.cubicPausesWhenIdle),
@@ -25,7 +32,7 @@ public enum NetworkFile {
             String(network.streamWindowBytes), String(network.connectionWindowBytes), ms(network.idleTimeout),
             ms(network.retryTimeout), String(network.maxRetries),
         ]
-        return Array(zip(fields, values)).map { (key: $0.0, value: $0.1) }
+        return Array(zip(fields, values)).filter { !$0.1.isEmpty }.map { (key: $0.0, value: $0.1) }
     }
 
     /// A probability as JSON: `0`, `0.1` (Swift's shortest form that reads back exactly).
@@ -46,17 +53,18 @@ public enum NetworkFile {
             throw InputError(source: source, "expected a network as a JSON object (bench profiles --network wifi prints one)")
         }
         guard object["name"] != nil else { throw InputError(source: source, field: "name", "expected the network's name") }
-        return try ServeConditions.Reader(source: source).network(object, base: nil)
+        let folder = source.contains("/") ? String(source[..<source.lastIndex(of: "/")!]) : ""
+        return try ServeConditions.Reader(source: source, folder: folder.isEmpty && source.hasPrefix("/") ? "/" : folder).network(object, base: nil)
     }
 
     /// The preset named `value`, else the network file at that path; `option` names the option
     /// for errors.
     public static func resolve(_ value: String, option: String) throws -> NetworkProfile {
-        if let preset = NetworkProfile.builtIn.first(where: { $0.name == value }) { return preset }
+        if let preset = try NetworkProfile.preset(named: value, source: option) { return preset }
         var isFolder: ObjCBool = false
         guard !value.isEmpty, FileManager.default.fileExists(atPath: value, isDirectory: &isFolder), !isFolder.boolValue,
               let data = FileManager.default.contents(atPath: value) else {
-            throw InputError(source: option, "expected a network preset (\(NetworkProfile.builtIn.map(\.name).joined(separator: ", "))) or a readable network file, found \(InputError.quote(value))")
+            throw InputError(source: option, "expected a network preset (\(NetworkProfile.presetNames.joined(separator: ", "))) or a readable network file, found \(InputError.quote(value))")
         }
         return try network(json: data, source: value)
     }

@@ -5,10 +5,20 @@
 /// prints one as the JSON `NetworkFile` reads.
 public struct NetworkProfile: Sendable, Hashable {
     public var name: String
-    /// Downlink rate in bits per second: the bottleneck every response crosses.
+    /// Downlink rate in bits per second: the bottleneck every response crosses (a recording's
+    /// mean when `downlinkTrace` drives it).
     public var bitsPerSecond: Int64
-    /// Uplink rate in bits per second: requests and handshakes cross it.
+    /// Uplink rate in bits per second: requests and handshakes cross it (a recording's mean
+    /// when `uplinkTrace` drives it).
     public var uplinkBitsPerSecond: Int64
+    /// A recording of the downlink's delivery opportunities, which the bottleneck serves on
+    /// instead of `bitsPerSecond`; `nil`: a fixed rate. Set it with `record(downlink:)`.
+    public private(set) var downlinkTrace: DeliveryTrace?
+    /// The same for the uplink. Set it with `record(uplink:)`.
+    public private(set) var uplinkTrace: DeliveryTrace?
+    /// Where in its recordings a run starts, in nanoseconds; `nil`: at a point drawn from the
+    /// run's seed (`recordingStart(seed:)`), so that seeds see different stretches.
+    public var recordingStart: Int64?
     /// Downlink one-way delay range in nanoseconds. The presets are fixed (a one-value range);
     /// a wider range is jitter, drawn once per request (`jitterMs` in a network file).
     public var oneWayDelay: ClosedRange<Int64>
@@ -99,6 +109,45 @@ public struct NetworkProfile: Sendable, Hashable {
         self.idleTimeout = idleTimeout
     }
 
+    /// Drives the downlink by `trace`, its mean becoming `bitsPerSecond`.
+    public mutating func record(downlink trace: DeliveryTrace) {
+        downlinkTrace = trace
+        bitsPerSecond = Self.meanBitsPerSecond(trace)
+    }
+
+    /// Drives the uplink by `trace`, its mean becoming `uplinkBitsPerSecond`.
+    public mutating func record(uplink trace: DeliveryTrace) {
+        uplinkTrace = trace
+        uplinkBitsPerSecond = Self.meanBitsPerSecond(trace)
+    }
+
+    /// Back to a fixed downlink rate (a network file's `bitsPerSecond` over its base's recording).
+    mutating func fixDownlink(bitsPerSecond: Int64) {
+        downlinkTrace = nil
+        self.bitsPerSecond = bitsPerSecond
+    }
+
+    /// Back to a fixed uplink rate.
+    mutating func fixUplink(bitsPerSecond: Int64) {
+        uplinkTrace = nil
+        uplinkBitsPerSecond = bitsPerSecond
+    }
+
+    /// A recording's mean rate, rounded to the bit a second.
+    static func meanBitsPerSecond(_ trace: DeliveryTrace) -> Int64 {
+        Int64((Double(trace.count) * DeliveryTrace.opportunityWire * 8e9 / Double(trace.period)).rounded())
+    }
+
+    /// Where a run drawing from `seed` starts in the recordings: `recordingStart`, else a whole
+    /// millisecond drawn uniformly over the longer recording's period (0 without one). O(1).
+    public func recordingStart(seed: UInt64) -> Int64 {
+        if let recordingStart { return recordingStart }
+        let period = max(downlinkTrace?.period ?? 0, uplinkTrace?.period ?? 0)
+        guard period > 0 else { return 0 }
+        var generator = SeededGenerator(seed: seed, stream: 0x7265_636f_7264_696e)
+        return Int64(generator.next(below: UInt64(period / 1_000_000))) * 1_000_000
+    }
+
     /// Whether a host's requests share one connection as HTTP/2 streams.
     public var multiplexes: Bool { http == .http2 }
 
@@ -138,13 +187,15 @@ public struct NetworkProfile: Sendable, Hashable {
                                                loss: 0.10, uplinkBitsPerSecond: 1_000_000, uplinkDelay: 500 * millisecond, uplinkLoss: 0.10,
                                                http: .http2, idleTimeout: cellularIdleTimeout)
 
-    /// The presets, in the order reports list them.
+    /// Network Link Conditioner's presets, in the order reports list them (the recorded ones:
+    /// `recordedNames`).
     public static let builtIn: [NetworkProfile] = [wifi, dsl, lte, threeG, edge, veryBad]
 
-    /// A preset by name; `source` names the option for the error.
+    /// A preset by name (Network Link Conditioner's or a recorded one); `source` names the
+    /// option for the error.
     public static func named(_ name: String, source: String = "--network") throws -> NetworkProfile {
-        if let profile = builtIn.first(where: { $0.name == name }) { return profile }
-        throw InputError(source: source, "unknown network \(InputError.quote(name)); expected one of \(builtIn.map(\.name).joined(separator: ", "))")
+        if let profile = try preset(named: name, source: source) { return profile }
+        throw InputError(source: source, "unknown network \(InputError.quote(name)); expected one of \(presetNames.joined(separator: ", "))")
     }
 }
 

@@ -1,9 +1,11 @@
 /// What `bench profiles` prints: the built-in device profiles and network presets as tables,
 /// and any profile as the JSON that `--profile FILE` reads — a template for a team's own device.
 public enum ProfileCatalog {
-    /// The built-in device profiles (screen, grid, network; memory limits and speeds) and
-    /// network presets, as three tables at most 100 columns wide.
+    /// The built-in device profiles (screen, grid, network; memory limits and speeds), Network
+    /// Link Conditioner's network presets and the recorded ones, as four tables at most 100
+    /// columns wide. Refused when the recorded links' files cannot be read.
     public static var tables: String {
+        get throws {
         let profiles = DeviceProfile.builtIn
         var lines = ["Device profiles (bench profiles NAME prints one as the JSON --profile reads):"]
         lines += TextTable.render([["profile", "model", "screen (pt)", "scale", "Hz", "columns", "network"]] + profiles.map { profile in
@@ -29,7 +31,28 @@ public enum ProfileCatalog {
              FixedPoint.ratio(network.uplinkDelay, 1_000_000, decimals: 0), FixedPoint.decimal(network.loss * 100, decimals: 0),
              String(network.bufferPackets), network.tls ? "1.3" : "off", network.http.rawValue, String(network.connectionsPerHost)]
         }, leftAligned: [0])
+        lines.append("")
+        lines += try recordedTable()
         return lines.joined(separator: "\n") + "\n"
+        }
+    }
+
+    /// The recorded presets: the downlink's mean rate and the spread of its rate over 1-second
+    /// windows, its silences, the uplink's mean, the delay each way and the queue.
+    static func recordedTable() throws -> [String] {
+        let lines = ["Recorded cellular links (Mahimahi's, NSDI 2013): down and up are mean rates in Mbit/s, p10/p50/p90",
+                     "the downlink's over 1-s windows; its silences over 200 ms a minute and the longest; HTTP/2, TLS 1.3:"]
+        var rows = [["network", "down", "p10", "p50", "p90", "silences", "longest", "up", "delay ms", "buffer pkt"]]
+        for name in NetworkProfile.recordedNames {
+            guard let network = try NetworkProfile.preset(named: name, source: "--network"),
+                  let down = network.downlinkTrace?.figures, let up = network.uplinkTrace?.figures else { continue }
+            func mbits(_ bits: Double) -> String { FixedPoint.decimal(bits / 1e6, decimals: 2) }
+            rows.append([name, mbits(down.meanBitsPerSecond), mbits(down.p10BitsPerSecond), mbits(down.p50BitsPerSecond),
+                         mbits(down.p90BitsPerSecond), FixedPoint.decimal(down.silencesOver200msPerMinute, decimals: 1),
+                         FixedPoint.ratio(down.longestSilence, 1_000_000_000, decimals: 2) + " s", mbits(up.meanBitsPerSecond),
+                         FixedPoint.ratio(network.oneWayDelay.lowerBound, 1_000_000, decimals: 0), String(network.bufferPackets)])
+        }
+        return lines + TextTable.render(rows, leftAligned: [0])
     }
 
     /// `profile` as a profile JSON file: every field of `DeviceProfile.jsonFields`, in that

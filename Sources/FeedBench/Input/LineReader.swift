@@ -93,7 +93,9 @@ public struct LineReader {
             throw InputError(source: path, "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
-        var capacity = min(1 << 20, maxLineLength + 2)
+        // At least 64 KiB a read, however short the lines may be (a 64-byte limit read 66
+        // bytes a call: a recording of 128,000 lines took 14,000 calls).
+        var capacity = max(1 << 16, min(1 << 20, maxLineLength + 2))
         var buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         defer { buffer.deallocate() }
         var start = 0, end = 0

@@ -53,6 +53,8 @@ public struct RunResult: Sendable, Equatable {
     public var timeline: [TimelineSecond] = []
     /// The requests sent (`--requests`), when the configuration asked for them.
     public var requests: [RequestLogFile.Record] = []
+    /// Every display (`--displays`), when the configuration asked for them.
+    public var displayLog: [DisplayRecord] = []
 
     public static func == (a: RunResult, b: RunResult) -> Bool { a.csvRow == b.csvRow }
 

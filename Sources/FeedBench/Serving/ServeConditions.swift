@@ -112,6 +112,9 @@ public struct ServeConditions: Sendable, Hashable {
     /// Reads fields, naming the path of the first bad one.
     struct Reader {
         let source: String
+        /// The folder a network's recordings (`downlinkTrace`, `uplinkTrace`) are relative to:
+        /// the file's; `nil` where there is no file (`PUT /_conditions`), which then refuses them.
+        var folder: String? = nil
 
         func fail(_ path: String, _ expected: String) -> InputError { InputError(source: source, field: path, expected) }
 
@@ -170,7 +173,7 @@ public struct ServeConditions: Sendable, Hashable {
             if let name = value as? String { return try NetworkProfile.named(name, source: "\(source): network") }
             let object = try self.object(value, at: "network")
             try keys(of: object, allowed: NetworkFile.fields, at: "network")
-            var network = base ?? NetworkProfile.builtIn.first { $0.name == object["name"] as? String } ?? .wifi
+            var network = try base ?? (object["name"] as? String).flatMap { try NetworkProfile.preset(named: $0, source: "\(source): network.name") } ?? .wifi
             if let name = object["name"] {
                 guard let text = name as? String, !text.isEmpty, text.count <= 100, !text.contains(where: { $0 == "," || $0 == ";" || $0.isNewline }) else {
                     throw fail("network.name", "expected a name of 1…100 characters without commas, semicolons or line breaks")
@@ -186,8 +189,14 @@ public struct ServeConditions: Sendable, Hashable {
                 guard (0...0.9).contains(p) else { throw fail("network.\(key)", "expected a probability in 0…0.9, found \(p)") }
                 return p
             }
-            if let bits = try whole("bitsPerSecond", in: 1_000...100_000_000_000) { network.bitsPerSecond = bits }
-            if let bits = try whole("uplinkBitsPerSecond", in: 1_000...100_000_000_000) { network.uplinkBitsPerSecond = bits }
+            for (rate, trace) in [("bitsPerSecond", "downlinkTrace"), ("uplinkBitsPerSecond", "uplinkTrace")] where object[rate] != nil && object[trace] != nil {
+                throw fail("network.\(trace)", "expected a recording or \(rate) for this direction, found both")
+            }
+            if let bits = try whole("bitsPerSecond", in: 1_000...100_000_000_000) { network.fixDownlink(bitsPerSecond: bits) }
+            if let bits = try whole("uplinkBitsPerSecond", in: 1_000...100_000_000_000) { network.fixUplink(bitsPerSecond: bits) }
+            if let path = object["downlinkTrace"] { network.record(downlink: try recording(path, at: "network.downlinkTrace")) }
+            if let path = object["uplinkTrace"] { network.record(uplink: try recording(path, at: "network.uplinkTrace")) }
+            if let start = try whole("recordingStartMs", in: 0...86_400_000) { network.recordingStart = start * 1_000_000 }
             let jitter = try object["jitterMs"].map { try duration($0, at: "network.jitterMs") }
             if let delay = object["oneWayDelayMs"] {
                 if let pair = delay as? [Any] {
@@ -233,6 +242,18 @@ public struct ServeConditions: Sendable, Hashable {
             // A connection's window starts at 65,535 and the client can only raise it.
             if let window = try whole("connectionWindowBytes", in: 65_535...2_147_483_647) { network.connectionWindowBytes = Int(window) }
             return network
+        }
+
+        /// The recording a network file names: a path relative to the file's folder, read in
+        /// Mahimahi's format (its refusals name the recording's file and line).
+        func recording(_ value: Any, at path: String) throws -> DeliveryTrace {
+            guard let text = value as? String, !text.isEmpty else {
+                throw fail(path, "expected the path of a recording in Mahimahi's format (one delivery opportunity's time in ms a line)")
+            }
+            guard let folder else {
+                throw fail(path, "expected no recording here: only a network file names one (its path is relative to the file); give a preset's name instead")
+            }
+            return try DeliveryTrace.read(path: text.hasPrefix("/") ? text : (folder.isEmpty ? text : folder + "/" + text))
         }
 
         func api(_ value: Any, base: FeedAPIConfiguration) throws -> FeedAPIConfiguration {

@@ -112,10 +112,11 @@ public final class ServedNetwork: Sendable {
             // The bytes that left the buffer one delay ago: on the curve, or since its last point
             // as the buffer stands.
             let left = now - delay
-            let arrived = left <= response.departures.last!.time ? Self.departed(response.departures, by: left)
+            let schedule = state.model.downlinkSchedule
+            let arrived = left <= response.departures.last!.time ? Self.departed(response.departures, by: left, on: schedule)
                 : state.model.departed(response.payload, by: left) ?? response.departures.last!.bytes
             let target = min(response.bytes, headers + Double(max(0, awaitedBody)))
-            var look = Self.reaching(response.departures, target).map { $0 + delay }
+            var look = Self.reaching(response.departures, target, on: schedule).map { $0 + delay }
             if look == nil || look! <= now { look = state.model.arrival(of: response.payload, reaching: target) }
             return Progress(headersArrived: arrived >= headers, bodyBytes: min(body, Int64(max(0, arrived - headers))),
                             isComplete: false, nextLook: max(now + 1, look == .max ? now + 10_000_000 : look ?? now))
@@ -196,19 +197,34 @@ public final class ServedNetwork: Sendable {
         }
     }
 
-    /// The bytes `departures` had left the buffer by `time` (linear between points). O(points).
-    static func departed(_ departures: [(time: Int64, bytes: Double)], by time: Int64) -> Double {
+    /// The bytes `departures` had left the buffer by `time` on `schedule`: between two points
+    /// only one chunk moves, as the link serves it — evenly on a fixed link, an opportunity at a
+    /// time on a recorded one. O(points).
+    static func departed(_ departures: [(time: Int64, bytes: Double)], by time: Int64, on schedule: ServiceSchedule) -> Double {
         guard let after = departures.firstIndex(where: { $0.time > time }) else { return departures.last!.bytes }
         guard after > 0 else { return departures[0].bytes }
         let (a, b) = (departures[after - 1], departures[after])
-        return a.bytes + (b.bytes - a.bytes) * Double(time - a.time) / Double(b.time - a.time)
+        switch schedule {
+        case .fixed:
+            return a.bytes + (b.bytes - a.bytes) * Double(time - a.time) / Double(b.time - a.time)
+        case .recorded:
+            let served = schedule.capacity(from: a.time, to: b.time)
+            guard served > 0 else { return a.bytes }
+            return a.bytes + (b.bytes - a.bytes) * schedule.capacity(from: a.time, to: time) / served
+        }
     }
 
-    /// When `departures` reached `bytes`, if they have. O(points).
-    static func reaching(_ departures: [(time: Int64, bytes: Double)], _ bytes: Double) -> Int64? {
+    /// When `departures` reached `bytes` on `schedule`, if they have. O(points).
+    static func reaching(_ departures: [(time: Int64, bytes: Double)], _ bytes: Double, on schedule: ServiceSchedule) -> Int64? {
         guard let index = departures.firstIndex(where: { $0.bytes >= bytes }) else { return nil }
         guard index > 0 else { return departures[0].time }
         let (a, b) = (departures[index - 1], departures[index])
-        return a.time + Int64((Double(b.time - a.time) * (bytes - a.bytes) / (b.bytes - a.bytes)).rounded())
+        switch schedule {
+        case .fixed:
+            return a.time + Int64((Double(b.time - a.time) * (bytes - a.bytes) / (b.bytes - a.bytes)).rounded())
+        case .recorded:
+            let share = (bytes - a.bytes) / (b.bytes - a.bytes)
+            return min(b.time, schedule.departure(of: share * schedule.capacity(from: a.time, to: b.time), from: a.time))
+        }
     }
 }

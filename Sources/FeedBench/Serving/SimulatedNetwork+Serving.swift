@@ -2,6 +2,9 @@
 /// come and when its bytes will reach the client, as the buffer stands at its last update (exact
 /// until the next check: between two events only the chunk at the head of the buffer moves).
 extension SimulatedNetwork {
+    /// When the downlink's bottleneck serves what it holds (a fixed rate or a recording). O(1).
+    var downlinkSchedule: ServiceSchedule { bottleneck.schedule }
+
     /// Payload bytes received so far by the image responses under way. O(exchanges).
     var imageBytesReceived: Int64 {
         Int64(exchanges.reduce(0.0) { total, exchange in

@@ -38,11 +38,11 @@ extension FeedApp {
         if supply.release(image.url), !prefetcher.holds(index) {
             pipeline.stopPrefetch(image.url, at: now, queue: &clock)
         }
-        recorders.display(image.url, at: now, outcome: outcome)
         // A memory hit shows its image on this frame, and so does a disk hit read on the main
         // thread (which pays the read); the other cells wait for theirs.
         let readHere = outcome == .diskHit && configuration.pipeline.readsDiskOnMainThread
         let shown = outcome == .memoryHit || readHere
+        recorders.display(image.url, at: now, outcome: outcome, shown: shown)
         tally.displayed(outcome, shownOnItsFrame: shown, reshown: reshown)
         viewport.show(index, url: image.url, waitingSince: shown ? nil : now, bitmapBytes: bitmap)
         if shown {
@@ -58,7 +58,7 @@ extension FeedApp {
     mutating func leave(_ index: Int, at now: Int64) {
         guard let cell = viewport.hide(index) else { return }
         if let since = cell.waitingSince {
-            recordStall(since: since, at: now)
+            recordStall(cell.url, since: since, at: now, shown: false)
             pipeline.cancelDisplay(cell.url, at: now, queue: &clock)
         } else if configuration.pipeline.releaseViewed {
             pipeline.evictFromMemory(cell.url)
@@ -69,13 +69,13 @@ extension FeedApp {
     mutating func deliverImages(at now: Int64) {
         for url in pipeline.takeReady() {
             guard let index = list.index(of: url), let since = viewport.stopWaiting(index) else { continue }
-            recordStall(since: since, at: now)
+            recordStall(url, since: since, at: now, shown: true)
             mainThread.add(pipeline.drawDecodeTime(list[index], fresh: true))
             showedImage(at: now)
         }
         for url in pipeline.takeFailed() {
             guard let index = list.index(of: url), let since = viewport.stopWaiting(index, failed: true) else { continue }
-            recordStall(since: since, at: now)
+            recordStall(url, since: since, at: now, shown: false)
         }
     }
 
@@ -84,7 +84,7 @@ extension FeedApp {
     mutating func endWaits(at now: Int64) {
         for index in viewport.visible {
             guard let since = viewport.stopWaiting(index) else { continue }
-            recordStall(since: since, at: now)
+            recordStall(list[index].url, since: since, at: now, shown: false)
         }
     }
 
@@ -92,7 +92,10 @@ extension FeedApp {
         if let time = launch.showedImage(at: now) { tally.showedFirstImage(after: time) }
     }
 
-    mutating func recordStall(since: Int64, at now: Int64) {
+    /// The cell waiting for `url` since `since` stopped waiting at `now`, `shown` its image or
+    /// not: a stall.
+    mutating func recordStall(_ url: UInt64, since: Int64, at now: Int64, shown: Bool) {
+        recorders.waitEnded(url, since: since, at: now, shown: shown)
         tally.stalled(for: now - since)
         launch.stalled()
         prefetcher.noteStall()

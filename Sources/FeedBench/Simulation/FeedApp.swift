@@ -1,8 +1,14 @@
-/// One display, for callers that inspect a run request by request (tests, timelines).
+/// One display, for callers that inspect a run display by display (tests, `bench run --displays`).
 public struct DisplayRecord: Sendable, Equatable {
+    /// When the cell came on screen.
     public var time: Int64
     public var url: UInt64
     public var outcome: DisplayOutcome
+    /// When the cell showed its image: `time` when on its frame, later after a wait; `nil` when
+    /// it never did (it scrolled off, the download failed, or the launch ended first).
+    public var shown: Int64?
+    /// Whether the display counts as a stall (it waited, however briefly).
+    public var stalled: Bool
 }
 
 /// The feed app of one run (docs/model.md#the-simulated-world): frames of a scroll trace move a grid of cells over a
@@ -66,6 +72,7 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
         supply = FeedSupply(rules: configuration.rules, bufferLimit: configuration.bufferLimit)
         memory = MemoryGuard(profile: configuration.profile, respondsToWarnings: configuration.pipeline.respondsToMemoryWarnings)
         recorders = RunRecorders(recordsTimeline: configuration.recording.timeline)
+        recorders.recordsDisplays = configuration.recording.displays
         mainThread = MainThread(budget: configuration.profile.frameInterval)
     }
 
@@ -120,6 +127,16 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
         tally.finish(into: &result, memory: memory.meter, until: end, frames: mainThread.figures, downloads: pipeline.figures,
                      wasDisplayed: { history.wasDisplayed($0) }, seconds: recorders.seconds)
         if session.persistent { try store.recordSession(number: session.number, endedAt: end) }
+        if configuration.recording.displays {
+            // Timed from the session's start, as the request log is.
+            let origin = session.startTime
+            result.displayLog = recorders.displayLog.map { record in
+                var record = record
+                record.time -= origin
+                record.shown = record.shown.map { $0 - origin }
+                return record
+            }
+        }
         return result
     }
 }

@@ -58,6 +58,8 @@ public struct RunConfiguration: Sendable {
         public var timeline = false
         /// The requests it sends, as `bench serve` logs them (`bench run --requests`).
         public var requests = false
+        /// Every display: when its cell came on screen and showed its image (`bench run --displays`).
+        public var displays = false
 
         public init() {}
     }

@@ -8,6 +8,8 @@ struct RunRecorders {
     let recordsTimeline: Bool
     /// Every display in order, when `recordsDisplays` is on.
     private(set) var displayLog: [DisplayRecord] = []
+    /// The display each waiting image's cell made, by its URL (order never read).
+    private var waiting: [UInt64: Int] = [:]
     private var timeline = TimelineRecorder()
 
     init(recordsTimeline: Bool) {
@@ -17,9 +19,18 @@ struct RunRecorders {
     /// The run's seconds so far (all of them once the run has ended).
     var seconds: [TimelineSecond] { timeline.seconds }
 
-    /// `url` was displayed at `time` with `outcome`. O(1).
-    mutating func display(_ url: UInt64, at time: Int64, outcome: DisplayOutcome) {
-        if recordsDisplays { displayLog.append(DisplayRecord(time: time, url: url, outcome: outcome)) }
+    /// `url` was displayed at `time` with `outcome`, its image shown on that frame or not. O(1).
+    mutating func display(_ url: UInt64, at time: Int64, outcome: DisplayOutcome, shown: Bool) {
+        guard recordsDisplays else { return }
+        if !shown { waiting[url] = displayLog.count }
+        displayLog.append(DisplayRecord(time: time, url: url, outcome: outcome, shown: shown ? time : nil, stalled: !shown))
+    }
+
+    /// The cell that has waited for `url` since `since` showed it at `time` (`shown`), or stopped
+    /// waiting without it. O(1).
+    mutating func waitEnded(_ url: UInt64, since: Int64, at time: Int64, shown: Bool) {
+        guard recordsDisplays, let index = waiting.removeValue(forKey: url), displayLog[index].time == since else { return }
+        if shown { displayLog[index].shown = time }
     }
 
     /// The clock reached `time` with the run's totals at `counters`. O(seconds passed).

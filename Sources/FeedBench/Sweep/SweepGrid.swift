@@ -30,13 +30,14 @@ public struct SweepGrid: Sendable, Equatable {
             InputError(source: source, line: line, field: field, message)
         }
 
-        /// Runs a parser that reports errors against `source` alone, and points its refusal
-        /// at this value's file, line and key instead — unless the refusal is about the file
-        /// the value names (a profile JSON, a trace CSV), which keeps its own place.
+        /// Runs a parser that reports errors against `source` alone (or the option it parses),
+        /// and points its refusal at this value's file, line and key instead — unless the
+        /// refusal is about a file (the profile JSON the value names, the recording a network
+        /// file names), which keeps its own place.
         func parse<T>(_ parser: (String, String) throws -> T) throws -> T {
             do {
                 return try parser(text, source)
-            } catch let refusal as InputError where refusal.source != text {
+            } catch let refusal as InputError where refusal.source != text && (refusal.source == source || refusal.source.hasPrefix("--")) {
                 throw error(refusal.message)
             }
         }

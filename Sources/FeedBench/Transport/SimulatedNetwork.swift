@@ -57,9 +57,11 @@ final class SimulatedNetwork {
         self.connectionsOpened = connectionsOpened
         generator = SeededGenerator(seed: seed, stream: 0x7463_7069_702e_6e65)
         let segment = Double(network.maxSegmentBytes)
-        bottleneck = Bottleneck(bitsPerSecond: network.bitsPerSecond, packets: network.bufferPackets,
-                                packetWire: segment + Sizes.headers)
-        uplink = Uplink(network: network)
+        let start = network.recordingStart(seed: seed)
+        let downlink = network.downlinkTrace.map { ServiceSchedule.recorded($0, offset: start) }
+            ?? ServiceSchedule(bitsPerSecond: network.bitsPerSecond)
+        bottleneck = Bottleneck(schedule: downlink, packets: network.bufferPackets, packetWire: segment + Sizes.headers)
+        uplink = Uplink(network: network, recording: network.uplinkTrace.map { .recorded($0, offset: start) })
         path = Path(network: network, bottleneck: bottleneck)
         pool = network.http == .http2 ? HTTP2Connections(network: network) : HTTP11Pool(network: network)
         streamsShareOneByteStream = pool.streamsShareOneByteStream

@@ -22,7 +22,7 @@ import Testing
         #expect(throws: InputError(source: "--profile", "unknown profile \"pixel\"; expected one of low-end, mid, high-end, tablet or a .json file")) {
             try DeviceProfile.named("pixel")
         }
-        #expect(throws: InputError(source: "--network", "unknown network \"5g\"; expected one of wifi, dsl, lte, 3g, edge, very-bad")) {
+        #expect(throws: InputError(source: "--network", "unknown network \"5g\"; expected one of wifi, dsl, lte, 3g, edge, very-bad, verizon-lte, tmobile-lte, att-lte-driving, tmobile-umts-driving")) {
             try NetworkProfile.named("5g")
         }
     }

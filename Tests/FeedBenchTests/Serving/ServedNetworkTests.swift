@@ -68,7 +68,7 @@ import Testing
         return requests.indices.map { completed[$0]! }
     }
 
-    @Test(arguments: [NetworkProfile.wifi, .lte, .threeG])
+    @Test(arguments: [NetworkProfile.wifi, .lte, .threeG, try! NetworkProfile.named("verizon-lte"), try! NetworkProfile.named("att-lte-driving")])
     func eachResponseCompletesWhenTheModelDeliversIt(profile: NetworkProfile) {
         // A feed call, then images one after another and side by side on new and reused
         // connections: handshakes, slow start, the shared bottleneck.

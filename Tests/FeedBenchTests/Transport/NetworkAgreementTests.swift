@@ -8,22 +8,54 @@ import Testing
     static func checkArray(_ name: String) throws -> [[String]] {
         let script = try String(contentsOf: SharedFiles.packageRoot.appendingPathComponent(".ci/ns3-check"), encoding: .utf8)
         let line = try #require(script.split(separator: "\n").first { $0.hasPrefix("\(name)=(") }, "\(name) in .ci/ns3-check")
-        return line.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }
+        return line.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }
             .map { $0.element.split(separator: ",").map(String.init) }
     }
 
     @Test func theNetworksHeldAreTheOnesTheNs3CheckChecks() throws {
-        // The check's session kinds, in its order: a reader, then a browser.
+        // NLC's presets: a reader, then a browser; the recorded ones: a reader, a browser, then
+        // a skimmer (`recorded_session_kinds`).
         for (http, prefix) in [(HTTPVersion.http11, ""), (.http2, "h2_")] {
             let perDownload = try Self.checkArray(prefix + "checked_networks")
             let distributions = try Self.checkArray(prefix + "dist_checked_networks")
+            let recordedPerDownload = try Self.checkArray("recorded_" + prefix + "checked_networks")
+            let recordedDistributions = try Self.checkArray("recorded_" + prefix + "dist_checked_networks")
+            let recordedStalls = try Self.checkArray("recorded_" + prefix + "stall_checked_networks")
             for (index, session) in NetworkAgreement.Session.allCases.enumerated() {
                 let entry = try #require(NetworkAgreement.checked.first { $0.http == http && $0.session == session })
-                #expect(entry.perDownload.sorted() == perDownload[index].sorted(), "\(http.label) \(session)")
-                #expect(entry.distributions.sorted() == distributions[index].sorted(), "\(http.label) \(session)")
+                let fixed = index < perDownload.count ? (perDownload[index], distributions[index]) : ([], [])
+                #expect(entry.perDownload.sorted() == (fixed.0 + recordedPerDownload[index]).sorted(), "\(http.label) \(session)")
+                #expect(entry.distributions.sorted() == (fixed.1 + recordedDistributions[index]).sorted(), "\(http.label) \(session)")
+                #expect(entry.stalls.sorted() == recordedStalls[index].sorted(), "\(http.label) \(session)")
             }
         }
-        #expect(NetworkAgreement.checked.count == 4)
+        #expect(NetworkAgreement.checked.count == 6)
+    }
+
+    @Test func aRecordedPresetSaysWhatHoldsOfItsThreeSessionKinds() throws {
+        let verizon = try NetworkProfile.named("verizon-lte")
+        #expect(NetworkAgreement.summary(of: verizon)
+            == "  network verizon-lte (HTTP/2): ns-3: reader downloads, browser distributions, skimmer stalls")
+        var att = try NetworkProfile.named("att-lte-driving")
+        #expect(NetworkAgreement.summary(of: att)
+            == "  network att-lte-driving (HTTP/2): ns-3: reader and skimmer stalls; not browser")
+        #expect(NetworkAgreement.summary(of: try NetworkProfile.named("tmobile-umts-driving"))
+            == "  network tmobile-umts-driving (HTTP/2): ns-3: reader, browser and skimmer stalls")
+        att.http = .http11
+        #expect(NetworkAgreement.summary(of: att) == "  network att-lte-driving (HTTP/1.1): ns-3: reader and skimmer stalls; not browser")
+        let tail = ": those runs are the model's alone (docs/network.md)"
+        let lines = NetworkAgreement.lines(networks: [verizon], workloads: [.behavior(.browser, duration: 1), .behavior(.skimmer, duration: 1)])
+        #expect(!lines.contains { $0.hasSuffix(tail) }, "the skimmer is replayed on a recorded preset: \(lines)")
+        var pinned = verizon
+        pinned.recordingStart = 1_000_000_000
+        #expect(NetworkAgreement.summary(of: pinned).contains("a changed preset"))
+        for http in HTTPVersion.allCases {
+            for name in NetworkProfile.recordedNames {
+                var network = try NetworkProfile.named(name)
+                network.http = http
+                #expect(NetworkAgreement.summary(of: network).count <= 100, "\(name)")
+            }
+        }
     }
 
     @Test func aPresetSaysWhichSessionsHoldAndHowClosely() {

@@ -31,13 +31,10 @@ struct Bottleneck: Sendable {
     /// Its size in wire bytes: the network's buffer of full packets.
     let capacity: Double
 
-    init(bitsPerSecond: Int64, packets: Int, packetWire: Double) {
-        schedule = ServiceSchedule(bitsPerSecond: bitsPerSecond)
+    init(schedule: ServiceSchedule, packets: Int, packetWire: Double) {
+        self.schedule = schedule
         capacity = Double(packets) * packetWire
     }
-
-    /// The link's rate, as the congestion rules read it (a fixed link's only rate). O(1).
-    var wirePerNanosecond: Double { schedule.wirePerNanosecond }
 
     /// How long a byte arriving now waits behind what is queued. O(1).
     var queueDelay: Int64 { schedule.wait(behind: queuedWire, from: servedTo) }
@@ -72,14 +69,16 @@ struct Bottleneck: Sendable {
         while budget > 0, let head = chunks.first {
             let part = min(budget, head.wire)
             budget -= part
-            let left = head.wire - part
-            queuedWire = max(0, queuedWire - part)
+            // A residue the schedule forgives leaves with its chunk.
+            let left = head.wire - part > schedule.residue ? head.wire - part : 0
+            let leaving = left > 0 ? part : head.wire
+            queuedWire = max(0, queuedWire - leaving)
             if left > 0 {
                 chunks[chunks.startIndex].wire = left
             } else {
                 chunks.removeFirst()
             }
-            served(head.owner, part, left == 0)
+            served(head.owner, leaving, left == 0)
         }
         if chunks.isEmpty { queuedWire = 0 }
         servedTo = time

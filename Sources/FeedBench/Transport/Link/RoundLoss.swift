@@ -13,19 +13,20 @@ struct RoundLoss: Sendable, Equatable {
 }
 
 extension Bottleneck {
-    /// The losses of a round of `bytes` entering the buffer when it holds `queuedBefore`: the
-    /// buffer's peak while the round arrives — all of a burst; a slow-start round, clocked by
-    /// acknowledgements, arrives at twice the rate it drains; a congestion-avoidance round adds
-    /// what exceeds a round trip (`baseRoundTrip`) of draining — beyond the buffer is lost, then
-    /// random loss strikes each packet with probability `randomLoss`. O(packets) with random
-    /// loss, else O(1).
-    func loss(ofRound bytes: Double, burst: Bool, slowStart: Bool, queuedBefore: Double, segment: Double,
+    /// The losses of a round of `bytes` entering the buffer at `now` when it holds
+    /// `queuedBefore`: the buffer's peak while the round arrives — all of a burst; a slow-start
+    /// round, clocked by acknowledgements, arrives at twice the rate it drains; a
+    /// congestion-avoidance round adds what exceeds the link's service over the round trip it
+    /// arrives in (`baseRoundTrip` from `now`: on a recorded link, what the recording serves
+    /// then) — beyond the buffer is lost, then random loss strikes each packet with probability
+    /// `randomLoss`. O(packets) with random loss, else O(1).
+    func loss(ofRound bytes: Double, at now: Int64, burst: Bool, slowStart: Bool, queuedBefore: Double, segment: Double,
               baseRoundTrip: Int64, randomLoss: Double, drawing generator: inout SeededGenerator) -> RoundLoss {
         let packetWire = segment + SimulatedNetwork.Sizes.headers
         let wire = bytes * (packetWire / segment)
         let rise = burst ? wire
             : slowStart ? wire / 2
-            : wire - min(wire, wirePerNanosecond * Double(baseRoundTrip))
+            : wire - min(wire, schedule.capacity(from: now, to: now + baseRoundTrip))
         let peak = queuedBefore + rise
         var lostWire = peak > capacity ? min(wire, max(packetWire, peak - capacity)) : 0
         let packets = Int((bytes / segment).rounded(.up))

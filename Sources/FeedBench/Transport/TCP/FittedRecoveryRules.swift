@@ -1,10 +1,15 @@
-/// What a sender's rules know of its path: the bottleneck's buffer and rate, the round trip
-/// without queueing, the segment, and whether the receiver's delayed acknowledgements make the
-/// holes of a loss come in pairs. On a fixed-rate link all of it is constant; a link whose rate
-/// varies would say here which rate the rules read.
+/// What a sender's rules know of its path: the bottleneck's buffer and its service schedule,
+/// the round trip without queueing, the segment, and whether the receiver's delayed
+/// acknowledgements make the holes of a loss come in pairs. On a recorded link the rules that
+/// need the link's rate say which they read: the service over a round trip around the moment
+/// they judge (`ServiceSchedule.capacity`), or, for what depends on how fast packets leave in
+/// general, the recording's mean (`wirePerNanosecond`).
 struct Path: Sendable {
-    /// The buffer's size and the link's rate, in wire bytes (a nanosecond).
+    /// The buffer's size, in wire bytes.
     let capacity: Double
+    /// When the bottleneck serves what it holds.
+    let schedule: ServiceSchedule
+    /// The link's one rate, in wire bytes a nanosecond: a recording's mean.
     let wirePerNanosecond: Double
     let baseRoundTrip: Int64
     let segment: Double
@@ -18,7 +23,8 @@ struct Path: Sendable {
         segment = Double(network.maxSegmentBytes)
         wirePerPayload = (segment + SimulatedNetwork.Sizes.headers) / segment
         capacity = bottleneck.capacity
-        wirePerNanosecond = bottleneck.wirePerNanosecond
+        schedule = bottleneck.schedule
+        wirePerNanosecond = bottleneck.schedule.wirePerNanosecond
         baseRoundTrip = network.baseRoundTrip
         bufferPackets = network.bufferPackets
         holesComeInPairs = FittedRecoveryRules.holesComeInPairs(packetWire: segment + SimulatedNetwork.Sizes.headers,
@@ -45,7 +51,8 @@ enum FittedRecoveryRules {
     static let delayedAcknowledgementTimeout: Int64 = 40_000_000
 
     /// Whether a full buffer drops segments in adjacent pairs: a packet of `packetWire` bytes
-    /// crosses the bottleneck in less than the receiver's delayed-ACK timer, so each
+    /// crosses the bottleneck (at a recording's mean rate) in less than the receiver's delayed-ACK
+    /// timer, so each
     /// acknowledgement covers two segments, slow start answers it with four packets where two
     /// left, and SACK's recovery resends each pair of holes at one instant. On a slower link
     /// (edge: 50 ms a packet) every segment is acknowledged alone: holes and retransmissions go
@@ -58,14 +65,16 @@ enum FittedRecoveryRules {
         packetWire / wirePerNanosecond < Double(delayedAcknowledgementTimeout)
     }
 
-    /// Whether a window of `window` bytes is slow start's first overshoot: beyond what the path
-    /// (its bandwidth × base round trip) and the buffer hold together. Until it sees the loss,
+    /// Whether a window of `window` bytes at `now` is slow start's first overshoot: beyond what
+    /// the path (its bandwidth × base round trip: on a recorded link, what it served over the
+    /// base round trip before `now`, the rate the sender's acknowledgements have measured) and
+    /// the buffer hold together. Until it sees the loss,
     /// such a sender keeps the buffer full itself (ns-3's launches over one HTTP/2 connection on
     /// 3g: five retransmissions lost, the timer resending them). Fitted on seeds 1–8, 3g's HTTP/2
     /// reading distribution median 1.230 → 1.048, and checked on seeds 9–24
     /// (`Validation/ns3/decisions/032-slow-starts-first-overshoot-keeps-the-buffer-full.md`). O(1).
-    static func overshoots(window: Double, path: Path) -> Bool {
-        window * path.wirePerPayload >= path.capacity + path.wirePerNanosecond * Double(path.baseRoundTrip)
+    static func overshoots(window: Double, at now: Int64, path: Path) -> Bool {
+        window * path.wirePerPayload >= path.capacity + path.schedule.capacity(from: now - path.baseRoundTrip, to: now)
     }
 
     /// The packets that follow a round's first loss, for fast retransmit's three duplicate

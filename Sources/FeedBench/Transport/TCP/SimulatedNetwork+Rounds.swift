@@ -17,7 +17,7 @@ extension SimulatedNetwork {
         let burst = !connections[c].sender.clocked
         let queuedBefore = burst ? arrivedWire(at: now) : bottleneck.queuedWire
         guard connections[c].sender.beginRound(bytes, room: room, burst: burst, at: now, roundTrip: roundTrip) else { return }
-        let loss = bottleneck.loss(ofRound: bytes, burst: burst, slowStart: connections[c].sender.window.inSlowStart,
+        let loss = bottleneck.loss(ofRound: bytes, at: now, burst: burst, slowStart: connections[c].sender.window.inSlowStart,
                                    queuedBefore: queuedBefore, segment: path.segment, baseRoundTrip: network.baseRoundTrip,
                                    randomLoss: network.loss, drawing: &generator)
         pool.queue(bytes, loss: loss, on: c, driver: driver, waitingForTimer: connections[c].sender.timeoutAt != nil,

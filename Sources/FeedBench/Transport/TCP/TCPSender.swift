@@ -187,8 +187,10 @@ struct TCPSender: Sendable {
         let waitsForTimer = timeoutAt != nil
         queuedWire += wire - loss.wire
         if wire - loss.wire > 0 && !burst {
-            let span = window.inSlowStart ? (wire / 2 / path.wirePerNanosecond).rounded(.up) : Double(path.baseRoundTrip)
-            arrival = Arrival(wire: wire - loss.wire, start: now, span: max(1, Int64(span)))
+            // A slow-start round arrives at twice the rate it drains: over the time the link
+            // takes to serve half of it (on a recorded link, from now on).
+            let span = window.inSlowStart ? path.schedule.departure(of: wire / 2, from: now) - now : path.baseRoundTrip
+            arrival = Arrival(wire: wire - loss.wire, start: now, span: max(1, span))
         }
         roundBytes = bytes - lost
         lostInRound = lost
@@ -208,7 +210,7 @@ struct TCPSender: Sendable {
         if after >= 3 && !recovering {
             pendingLoss = .fastRecovery
             nextRound = now + roundTrip
-            overshot = !hasRecovered && FittedRecoveryRules.overshoots(window: window.window, path: path)
+            overshot = !hasRecovered && FittedRecoveryRules.overshoots(window: window.window, at: now, path: path)
             hasRecovered = true
         } else if after >= 3 && !path.holesComeInPairs {
             // Holes one by one: the recovery's retransmissions each took a freed slot, so what

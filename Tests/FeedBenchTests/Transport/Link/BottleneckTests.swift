@@ -6,7 +6,7 @@ import Testing
 /// same.
 @Suite struct BottleneckTests {
     /// 8 Mbit/s: one wire byte a microsecond; 10 packets of 1,500 wire bytes.
-    static func link() -> Bottleneck { Bottleneck(bitsPerSecond: 8_000_000, packets: 10, packetWire: 1_500) }
+    static func link() -> Bottleneck { Bottleneck(schedule: ServiceSchedule(bitsPerSecond: 8_000_000), packets: 10, packetWire: 1_500) }
 
     /// Owners 0–3: two responses and two connections' flights.
     static func owner(_ index: Int) -> Bottleneck.Owner { index < 2 ? .response(exchange: index) : .flight(connection: index) }
@@ -38,7 +38,7 @@ import Testing
     @Test func aChunkLeavesWholeOnlyAtItsDepartureTime() {
         // 1,000 wire bytes at 3 Mbit/s take 2,666,666.67 ns: rounded up, the departure is the
         // first whole nanosecond by which all of it has gone.
-        var bottleneck = Bottleneck(bitsPerSecond: 3_000_000, packets: 10, packetWire: 1_500)
+        var bottleneck = Bottleneck(schedule: ServiceSchedule(bitsPerSecond: 3_000_000), packets: 10, packetWire: 1_500)
         bottleneck.enqueue(1_000, of: .response(exchange: 7))
         let departure = bottleneck.nextDeparture!
         #expect(departure == 2_666_667)
@@ -86,5 +86,22 @@ import Testing
         for exchange in 0..<4 { #expect(abs(creditedOnce[exchange] - creditedSteps[exchange]) < 1e-6 * enqueued) }
         #expect(abs(creditedOnce.reduce(0, +) + once.queuedWire - enqueued) < 1e-6 * enqueued)
         #expect(abs(once.queuedWire - once.chunks.reduce(0) { $0 + $1.wire }) < 1e-6 * enqueued)
+    }
+
+    /// On a recorded link a chunk a hair over whole opportunities (its wire bytes are sums of
+    /// fractions of segments) leaves at the opportunity that serves its whole packets: nothing of
+    /// it is left to wait, and the queue empties.
+    @Test func onARecordingAChunkAHairOverWholeOpportunitiesLeavesWhole() {
+        let trace = DeliveryTrace(path: "1", milliseconds: [1])
+        var bottleneck = Bottleneck(schedule: .recorded(trace, offset: 0), packets: 10, packetWire: 1_500)
+        bottleneck.enqueue(3_000 * (1 + 1e-13), of: .response(exchange: 0))
+        bottleneck.enqueue(100, of: .response(exchange: 1))
+        #expect(bottleneck.nextDeparture == 2_000_000)
+        var served: [(Bottleneck.Owner, Bool)] = []
+        bottleneck.serve(to: 2_000_000) { owner, _, left in served.append((owner, left)) }
+        #expect(served.count == 1 && served[0] == (.response(exchange: 0), true))
+        #expect(bottleneck.nextDeparture == 3_000_000 && bottleneck.queuedWire == 100)
+        bottleneck.serve(to: 3_000_000) { owner, _, left in served.append((owner, left)) }
+        #expect(bottleneck.nextDeparture == nil && bottleneck.queuedWire == 0)
     }
 }

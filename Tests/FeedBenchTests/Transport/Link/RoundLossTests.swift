@@ -6,13 +6,13 @@ import Testing
 /// round trip of draining; what the buffer held before counts; random loss strikes packets.
 @Suite struct RoundLossTests {
     /// 8 Mbit/s (a wire byte a microsecond), 10 packets of 1,500 wire bytes.
-    static let bottleneck = Bottleneck(bitsPerSecond: 8_000_000, packets: 10, packetWire: 1_500)
+    static let bottleneck = Bottleneck(schedule: ServiceSchedule(bitsPerSecond: 8_000_000), packets: 10, packetWire: 1_500)
     static let segment = 1_448.0
 
     static func loss(_ segments: Double, burst: Bool, slowStart: Bool = true, queued: Double = 0, roundTrip: Int64 = 5_000_000,
                      random: Double = 0, seed: UInt64 = 1) -> RoundLoss {
         var generator = SeededGenerator(seed: seed, stream: 2)
-        return bottleneck.loss(ofRound: segments * segment, burst: burst, slowStart: slowStart, queuedBefore: queued, segment: segment,
+        return bottleneck.loss(ofRound: segments * segment, at: 0, burst: burst, slowStart: slowStart, queuedBefore: queued, segment: segment,
                                baseRoundTrip: roundTrip, randomLoss: random, drawing: &generator)
     }
 

@@ -8,7 +8,7 @@ import Testing
     @Test func messagesQueueBehindEachOtherAtTheUplinksRate() {
         var network = NetworkProfile.lte
         network.uplinkBitsPerSecond = 8_000_000
-        var uplink = Uplink(network: network)
+        var uplink = Uplink(network: network, recording: nil)
         var generator = SeededGenerator(seed: 1, stream: 1)
         // 1,000 bytes at 8 Mbit/s: 1 ms each, then the 65 ms delay.
         let first = uplink.arrival(of: 1_000, sentAt: 0, lossTimeout: 1_000_000_000, drawing: &generator)
@@ -21,7 +21,7 @@ import Testing
     @Test func aLostMessageComesAgainAfterTheTimeoutDoubling() {
         var network = NetworkProfile.lte
         network.uplinkLoss = 0.5
-        var uplink = Uplink(network: network)
+        var uplink = Uplink(network: network, recording: nil)
         var generator = SeededGenerator(seed: 7, stream: 1)
         var seen = Set<Int64>()
         for _ in 0..<200 {
@@ -37,7 +37,7 @@ import Testing
     @Test func jitterIsDrawnWithinTheDelaysRange() {
         var network = NetworkProfile.wifi
         network.oneWayDelay = 1_000_000...31_000_000
-        let uplink = Uplink(network: network)
+        let uplink = Uplink(network: network, recording: nil)
         var generator = SeededGenerator(seed: 3, stream: 1)
         let draws = (0..<500).map { _ in uplink.jitter(drawing: &generator) }
         #expect(draws.allSatisfy { (0...30_000_000).contains($0) } && Set(draws).count > 400)

@@ -8,7 +8,7 @@ import Testing
     static let segment = 1_448.0
 
     static func path(_ network: NetworkProfile) -> Path {
-        Path(network: network, bottleneck: Bottleneck(bitsPerSecond: network.bitsPerSecond, packets: network.bufferPackets,
+        Path(network: network, bottleneck: Bottleneck(schedule: ServiceSchedule(bitsPerSecond: network.bitsPerSecond), packets: network.bufferPackets,
                                                       packetWire: Double(network.maxSegmentBytes) + SimulatedNetwork.Sizes.headers))
     }
 
@@ -24,8 +24,8 @@ import Testing
     @Test func aWindowOvershootsWhenItExceedsThePathAndTheBufferTogether() {
         let lte = Self.path(.lte)
         let pathAndBuffer = (lte.capacity + lte.wirePerNanosecond * Double(lte.baseRoundTrip)) / lte.wirePerPayload
-        #expect(FittedRecoveryRules.overshoots(window: pathAndBuffer + 1, path: lte))
-        #expect(!FittedRecoveryRules.overshoots(window: pathAndBuffer - 1, path: lte))
+        #expect(FittedRecoveryRules.overshoots(window: pathAndBuffer + 1, at: 0, path: lte))
+        #expect(!FittedRecoveryRules.overshoots(window: pathAndBuffer - 1, at: 0, path: lte))
         // Its first recovery keeps the buffer full itself when two segments or more were lost and
         // a buffer's worth is still to send.
         let buffer = Double(NetworkProfile.lte.bufferPackets) * Self.segment

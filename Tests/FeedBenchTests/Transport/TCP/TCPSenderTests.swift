@@ -8,7 +8,7 @@ import Testing
 /// keeps the window.
 @Suite struct TCPSenderTests {
     static let network = NetworkProfile.lte.overHTTP11
-    static let path = Path(network: network, bottleneck: Bottleneck(bitsPerSecond: network.bitsPerSecond, packets: network.bufferPackets,
+    static let path = Path(network: network, bottleneck: Bottleneck(schedule: ServiceSchedule(bitsPerSecond: network.bitsPerSecond), packets: network.bufferPackets,
                                                                     packetWire: 1_500))
     static let segment = 1_448.0
     static let roundTrip: Int64 = 100_000_000
