@@ -4,7 +4,7 @@ import Foundation
 /// AT&T's networks (Winstein et al., NSDI 2013; `Sources/FeedBench/RecordedLinks/`, GPL-3.0),
 /// each direction driven by its recording, behind a queue and delays from measurements
 /// (docs/facts.md#real-cellular-links). A preset's recordings are read the first time it is
-/// asked for, not before.
+/// asked for, not before, and once.
 extension NetworkProfile {
     /// A recorded preset: its name, its recordings' file names without `.down`/`.up`, and its
     /// one-way delay each way.
@@ -38,28 +38,19 @@ extension NetworkProfile {
     public static var presetNames: [String] { builtIn.map(\.name) + recordedNames }
 
     /// The preset named `name`, `nil` when none is; a recorded preset whose recordings cannot
-    /// be read is refused, `source` naming where the name came from. O(1) after its first read.
+    /// be read is refused, `source` naming where the name came from. O(opportunities) for a
+    /// recorded one (its files are read once a process: `DeliveryTrace.read`).
     public static func preset(named name: String, source: String) throws -> NetworkProfile? {
         if let preset = builtIn.first(where: { $0.name == name }) { return preset }
-        guard let index = recordedPresets.firstIndex(where: { $0.name == name }) else { return nil }
-        return try recordedCache.withLock { cache in
-            if let read = cache[index] { return read }
-            let read = Result { try recorded(recordedPresets[index]) }
-                .mapError { $0 as? InputError ?? InputError(source: recordedPresets[index].name, "\($0)") }
-            cache[index] = read
-            return read
-        }.get()
+        guard let preset = recordedPresets.first(where: { $0.name == name }) else { return nil }
+        return try recorded(preset, source: source)
     }
-
-    /// Each recorded preset once read (or refused), by its index in `recordedPresets`: a run on
-    /// one reads that one's two files, not the others'.
-    private static let recordedCache = Locked([Int: Result<NetworkProfile, InputError>]())
 
     /// `preset` from its recordings: HTTP/2 over TLS as the other presets, no random loss (the
     /// recordings' losses are their silences), the queue `recordedQueueSeconds` of the downlink's
     /// median rate, QA1774's cellular idle timeout.
-    static func recorded(_ preset: RecordedPreset) throws -> NetworkProfile {
-        let folder = try recordedLinksFolder()
+    static func recorded(_ preset: RecordedPreset, source: String) throws -> NetworkProfile {
+        let folder = try recordedLinksFolder(source: source)
         let down = try DeliveryTrace.read(path: folder + "/" + preset.recording + ".down")
         let up = try DeliveryTrace.read(path: folder + "/" + preset.recording + ".up")
         let median = down.figures.p50BitsPerSecond
@@ -74,7 +65,7 @@ extension NetworkProfile {
     /// Where the recordings are: in the resources beside the executable (SwiftPM's
     /// `FeedBench_FeedBench.resources`, which a build puts there), else in the sources this
     /// binary was built from. Refused in one line when neither has them.
-    static func recordedLinksFolder() throws -> String {
+    static func recordedLinksFolder(source: String = "--network") throws -> String {
         var candidates: [String] = []
         if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
             candidates.append(executable.appendingPathComponent("FeedBench_FeedBench.resources/RecordedLinks").path)
@@ -82,6 +73,6 @@ extension NetworkProfile {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         candidates.append(sources.appendingPathComponent("RecordedLinks").path)
         for folder in candidates where FileManager.default.fileExists(atPath: folder + "/COPYING") { return folder }
-        throw InputError(source: "--network", "expected the recorded links' files beside bench (FeedBench_FeedBench.resources/RecordedLinks, which the build writes) or in its sources, found neither: \(candidates.joined(separator: ", "))")
+        throw InputError(source: source, "expected the recorded links' files beside bench (FeedBench_FeedBench.resources/RecordedLinks, which the build writes) or in its sources, found neither: \(candidates.joined(separator: ", "))")
     }
 }
