@@ -1,7 +1,7 @@
 /// How far the network model is held to ns-3, the field's reference packet simulator, on a
 /// network: `.ci/ns3-check` replays the model's reader and browser sessions on the presets (and
 /// skimmer sessions on the recorded ones) in ns-3 and fails CI when a checked network leaves the
-/// bands, on seeds no rule was chosen on too (docs/network.md, "Held to ns-3"). A network is
+/// bands, on seeds no rule was chosen on too (docs/ns3.md). A network is
 /// checked download by download (each download's ns-3 / model ratio: median within [0.9, 1.1],
 /// p90 within [0.8, 1.25]), only as distributions (ns-3's median and p90 download time over the
 /// model's, the same bands), or only in its stalls (a recorded preset's: the stalls ns-3's
