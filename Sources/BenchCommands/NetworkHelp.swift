@@ -6,4 +6,8 @@ extension ArgumentHelp {
     static let network = ArgumentHelp(
         "A network preset (Network Link Conditioner's wifi, dsl, lte, 3g, edge, very-bad; recorded cellular links verizon-lte, tmobile-lte, att-lte-driving, tmobile-umts-driving) or a network JSON file (bench profiles --network NAME prints a preset as one to edit); default: the profile's.",
         valueName: "name|file")
+
+    static let networks = ArgumentHelp(
+        "A population of networks to answer for: phones or tablets (Wi-Fi and the recorded cellular links, with measured shares), or a population JSON file ({\"name\": …, \"networks\": [{\"network\": NAME|FILE, \"weight\": W, \"path\": wifi|cellular|constrained}]}); default for a built-in profile: its own (bench profiles lists them), unless --network names one network.",
+        valueName: "name|file")
 }

@@ -55,6 +55,9 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var matrix: RunMatrixOptions
 
+    @Option(help: .networks)
+    var networks: String?
+
     @OptionGroup var library: LibraryOption
 
     @Option(help: ArgumentHelp("Also write each launch's figures here (CSV).", valueName: "file"))
@@ -84,6 +87,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --live: trust this PEM certificate as the server's root (bench serve --tls's own, or --tls-cert's) instead of the system's roots.", valueName: "file"))
     var liveCA: String?
 
+    @Option(help: ArgumentHelp("How the configurations are searched: screened (every configuration on the first seed, the remaining seeds only for those within 15 % of the best there; the default over a population of networks) or full (every seed of every configuration; the default on one network).", valueName: "screened|full"))
+    var search: MainJobSearch?
+
     @Option(help: ArgumentHelp("Keep each run's SQLite feed store in this folder (one file per run, named after its identity) and continue from it on the next invocation (default: a fresh in-memory store per run).", valueName: "folder"))
     var store: String?
 
@@ -92,6 +98,10 @@ struct RunCommand: ParsableCommand {
         let maxHitchRatio = try library.maxHitchRatio(hitches)
         var grid = try matrix.grid(library: library, launches: session.launches ?? 1)
         try session.apply(to: &grid.session)
+        let population = try self.population(workload: grid.session.workload != nil)
+        if let population {
+            grid.networks = population.members.map { SweepGrid.Value($0.reference, source: networks ?? "--networks") }
+        }
         let plan = try SweepPlan(grid)
         let device = plan.profiles[0]
 
@@ -106,7 +116,7 @@ struct RunCommand: ParsableCommand {
         for (path, option) in [(requests, "--requests"), (displays, "--displays")] where path != nil && plan.configurations.count != 1 {
             throw InputError(source: option, "expected options that make one run (one policy or preset, memory limit, window, trace and seed), found \(plan.configurations.count) runs")
         }
-        let runs = plan.configurations.map { run in
+        let prepare = { (run: RunConfiguration) -> RunConfiguration in
             var run = run
             run.recording.timeline = timeline != nil
             run.recording.requests = requests != nil
@@ -118,11 +128,19 @@ struct RunCommand: ParsableCommand {
             throw InputError(source: "--live-ca", "expected --live too: it names the live server's certificate")
         }
         if let live {
-            results = [try Self.runLive(runs, server: live, store: store, certificate: liveCA, httpAsked: session.http != nil)]
+            results = [try Self.runLive(plan.configurations.map(prepare), server: live, store: store, certificate: liveCA, httpAsked: session.http != nil)]
         } else {
             if let store { try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true) }
             var bar = ProgressBar(label: "run")
-            results = try RunBatch.run(runs, jobs: jobs, storeDirectory: store) { bar.update($0, of: runs.count) }
+            switch search ?? (population != nil ? .screened : .full) {
+            case .screened:
+                let criteria = MatrixSummary.criteria(for: device, maxHitchRatio: maxHitchRatio, weighted: population != nil)
+                results = try ScreenedSearch.run(plan, criteria: criteria, weights: population?.weights, jobs: jobs,
+                                                 storeDirectory: store, prepare: prepare) { bar.update($0, of: $1) }
+            case .full:
+                let runs = plan.configurations.map(prepare)
+                results = try RunBatch.run(runs, jobs: jobs, storeDirectory: store) { bar.update($0, of: runs.count) }
+            }
             bar.finish()
         }
         let displayed = results.reduce(0) { $0 + $1.displays }
@@ -135,13 +153,47 @@ struct RunCommand: ParsableCommand {
         if let displays { try AtomicFile.write(DisplayLogFile.csv(results[0].displayLog), to: displays) }
 
         let style = TerminalStyle.forDescriptor(1, environment: ProcessInfo.processInfo.environment)
-        let summary = MatrixSummary(profile: device, results: results, maxHitchRatio: maxHitchRatio)
+        let runsRanked = results.map(MatrixSummary.Run.init)
+        var summary: (table: String, settings: String)
+        if let population {
+            let answer = PopulationSummary(profile: device, runs: runsRanked, population: population, maxHitchRatio: maxHitchRatio)
+            summary = (answer.table(style: style), LibrarySettings.summary(of: answer.overall.recommended, on: device))
+            if answer.split?.beatsSingle == true {
+                // A library's settings per path, after its one setting's.
+                for setting in answer.paths {
+                    let text = LibrarySettings.summary(of: setting.summary.recommended, on: device)
+                    summary.settings += text.replacingOccurrences(of: "Settings to apply —", with: "Settings to apply on \(setting.path.rawValue) —")
+                }
+            }
+        } else {
+            let answer = MatrixSummary(profile: device, runs: runsRanked, maxHitchRatio: maxHitchRatio)
+            summary = (answer.table(style: style), LibrarySettings.summary(of: answer.recommended, on: device))
+        }
         // How far ns-3 holds each network simulated (a live run's network is measured instead).
-        let networks = live != nil ? [] : plan.simulatedNetworks
-        let agreement = NetworkAgreement.lines(networks: networks, workloads: plan.firstProfileWorkloads).map { $0 + "\n" }.joined()
-        FileDescriptorOutput.write(summary.table(style: style) + agreement + LibrarySettings.summary(of: summary.recommended, on: device), to: 1)
+        let simulated = live != nil ? [] : plan.simulatedNetworks
+        let agreement = NetworkAgreement.lines(networks: simulated, workloads: plan.firstProfileWorkloads).map { $0 + "\n" }.joined()
+        FileDescriptorOutput.write(summary.table + agreement + summary.settings, to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         FileDescriptorOutput.write("wrote \(destination): \(results.count) runs, \(displayed) displays in \(String(format: "%.2f", seconds)) s\n", to: 2)
+    }
+
+    /// The population the runs answer for: --networks', else a built-in profile's own unless
+    /// --network names one network or the runs are one run's diagnostics (--live, --requests,
+    /// --displays) or a captured workload's (which brings its own network).
+    func population(workload: Bool) throws -> NetworkPopulation? {
+        if let networks {
+            if matrix.network != nil {
+                throw InputError(source: "--networks", "expected --network or --networks, not both: one network or a population")
+            }
+            if live != nil || workload {
+                throw InputError(source: "--networks", "expected no population with \(live != nil ? "--live (a live run measures one network)" : "--workload (the workload brings its own network)")")
+            }
+            return try PopulationFile.resolve(networks, option: "--networks")
+        }
+        guard matrix.network == nil, live == nil, requests == nil, displays == nil, !workload,
+              let profile = DeviceProfile.builtIn.first(where: { $0.name == matrix.profile }),
+              let name = NetworkPopulation.defaultName(for: profile) else { return nil }
+        return try NetworkPopulation.builtIn(named: name, source: "--profile")
     }
 
     /// The options given that change the runs from the profile's standard matrix, without
@@ -155,9 +207,17 @@ struct RunCommand: ParsableCommand {
         }
         let options: [(String, String?)] = [
             ("--library", library.library), ("--policy", matrix.policy), ("--preset", matrix.preset), ("--window", matrix.window), ("--strategy", matrix.strategy == "cacheFirst" ? nil : matrix.strategy),
-            ("--trace", traces), ("--network", matrix.network), ("--memory-limit", matrix.memoryLimit), ("--seed", matrix.seed),
+            ("--trace", traces), ("--network", matrix.network), ("--networks", networks.map { NetworkPopulation.builtInNames.contains($0) ? $0 : name($0) }), ("--memory-limit", matrix.memoryLimit), ("--seed", matrix.seed), ("--search", search?.rawValue),
         ] + session.changes.map { ($0.option, $0.value) } + [("--store", store.map(name)), ("--live", live.map { _ in "" }),
                                                              ("--live-ca", liveCA.map(name))]
         return options.compactMap { option, value in value.map { (String(option.dropFirst(2)), $0) } }
     }
+}
+
+/// How `bench run` searches its configurations (`--search`).
+enum MainJobSearch: String, ExpressibleByArgument, CaseIterable {
+    /// `ScreenedSearch`: the first seed for all, every seed for the contenders.
+    case screened
+    /// Every seed of every configuration.
+    case full
 }

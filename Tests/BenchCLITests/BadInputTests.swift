@@ -25,7 +25,7 @@ import Testing
 
     static let impossibleRequests: [Case] = [
         // A session past 24 hours: it used to trap in ScrollTrace with a backtrace.
-        Case(arguments: ["run", "--profile", "low-end", "--duration", "25h", "--out", "<folder>/r.csv"],
+        Case(arguments: ["run", "--profile", "low-end", "--network", "lte", "--duration", "25h", "--out", "<folder>/r.csv"],
              message: "--duration: expected a duration up to 24h, found \"25h\""),
         Case(arguments: ["sweep", "--profile", "low-end", "--duration", "25h", "--out", "<folder>/r.csv"],
              message: "--duration: expected a duration up to 24h, found \"25h\""),
@@ -51,7 +51,7 @@ import Testing
              message: "--gap: expected 1000 launches of up to 24h, --gap apart, to span at most 100 years, found a gap of 2000000h"),
         // Sessions too short to show an image: found only by running them; still no file.
         Case(arguments: quickRun + ["--duration", "1ms", "--out", "<folder>/r.csv"],
-             message: "run: expected sessions that show images, found 0 displays in 1 run; give a longer --duration or check --trace, --strategy and --offline"),
+             message: "run: expected sessions that show images, found 0 displays in 5 runs; give a longer --duration or check --trace, --strategy and --offline"),
         Case(arguments: quickTune + ["--duration", "1ms", "--out", "<folder>/r.csv"],
              message: "tune: expected sessions that show images, found 0 displays in 8 runs; give a longer --duration or check --trace, --strategy and --offline"),
     ]
@@ -134,7 +134,23 @@ import Testing
              message: "--viewport-height: expected a height of 1...10000 points, found 1e+20"),
     ]
 
-    @Test(arguments: impossibleRequests + sizesWithoutAUnit + badHitchRatios + unwritableOutputs + fuzzFindings)
+    /// Issue 60's: a population of networks that is not one (`s.yaml` holds the file).
+    static let populationRefusals: [Case] = [
+        Case(arguments: quickRun + ["--networks", "<folder>/s.yaml", "--out", "<folder>/r.csv"],
+             message: "<folder>/s.yaml:1: networks: expected at least one network, found an empty list", config: #"{"name": "x", "networks": []}"#),
+        Case(arguments: quickRun + ["--networks", "<folder>/s.yaml", "--out", "<folder>/r.csv"],
+             message: "<folder>/s.yaml:2: weight: expected a positive number (weights are normalized), found the value \"0\"",
+             config: "{\"name\": \"x\", \"networks\": [\n{\"network\": \"wifi\", \"weight\": 0}]}"),
+        Case(arguments: quickRun + ["--networks", "<folder>/s.yaml", "--out", "<folder>/r.csv"],
+             message: "<folder>/s.yaml:3: network: expected each network once, found \"lte\" again (first on line 2)",
+             config: "{\"name\": \"x\", \"networks\": [\n{\"network\": \"lte\", \"weight\": 1},\n{\"network\": \"lte\", \"weight\": 1}]}"),
+        Case(arguments: quickRun + ["--networks", "commuters", "--out", "<folder>/r.csv"],
+             message: "--networks: expected a population (phones, tablets) or a readable population file, found \"commuters\""),
+        Case(arguments: quickRun + ["--networks", "phones", "--network", "lte", "--out", "<folder>/r.csv"],
+             message: "--networks: expected --network or --networks, not both: one network or a population"),
+    ]
+
+    @Test(arguments: impossibleRequests + sizesWithoutAUnit + badHitchRatios + unwritableOutputs + fuzzFindings + populationRefusals)
     func isRefusedInOneLineAndWritesNothing(_ input: Case) throws {
         let folder = try BenchProcess.scratch().path
         try "1,1,1\n2,2,1\n".write(toFile: folder + "/t.csv", atomically: true, encoding: .utf8)

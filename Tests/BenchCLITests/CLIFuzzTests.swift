@@ -24,7 +24,7 @@ import Darwin
 
     /// A one-character output path (`--out 0`, `--out ,`) trapped in Foundation's
     /// `NSString.deletingLastPathComponent`; it is a file in the working directory.
-    @Test(arguments: [["run", "--profile", "low-end", "--policy", "lru", "--memory-limit", "1x", "--seed", "1", "--window", "0",
+    @Test(arguments: [["run", "--profile", "low-end", "--network", "lte", "--policy", "lru", "--memory-limit", "1x", "--seed", "1", "--window", "0",
                        "--trace", "browser", "--duration", "5s"],
                       ["sweep", "--profile", "low-end", "--policy", "lru", "--window", "0", "--behavior", "browser", "--duration", "5s"]])
     func aOneCharacterOutputIsAFileInTheWorkingDirectory(_ command: [String]) throws {

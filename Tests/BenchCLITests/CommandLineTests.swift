@@ -15,7 +15,7 @@ import Testing
 
     @Test(arguments: [
         (["--profil", "low-end"], "--profil: expected an option of bench run, found an unknown one; did you mean --profile?"),
-        (["run", "--profile", "low-end", "--polcy", "lru"], "--polcy: expected an option of bench run, found an unknown one; did you mean --policy?"),
+        (["run", "--profile", "low-end", "--network", "lte", "--polcy", "lru"], "--polcy: expected an option of bench run, found an unknown one; did you mean --policy?"),
         (["sweep", "--behaviour", "browser"], "--behaviour: expected an option of bench sweep, found an unknown one; did you mean --behavior?"),
         (["tune", "--profile", "low-end", "--memory-limits=100MB"],
          "--memory-limits: expected an option of bench tune, found an unknown one; did you mean --memory-limit?"),
@@ -32,11 +32,11 @@ import Testing
     /// A value starting with a minus is the option's value, refused by the option's own rule
     /// (it used to be taken for an option: "Missing value for '--window <list>'").
     @Test(arguments: [
-        (["run", "--profile", "low-end", "--window", "-5"], "--window: unknown window \"-5\"; expected one of N, N+M, Xscreens"),
+        (["run", "--profile", "low-end", "--network", "lte", "--window", "-5"], "--window: unknown window \"-5\"; expected one of N, N+M, Xscreens"),
         (["sweep", "--profile", "low-end", "--window", "-5"], "--window: unknown window \"-5\"; expected one of N, N+M, Xscreens"),
         (["tune", "--profile", "low-end", "--window", "-5"], "--window: unknown window \"-5\"; expected one of N, N+M, Xscreens"),
-        (["run", "--profile", "low-end", "--launches", "-1"], "--launches: expected 1...1000 launches, found -1"),
-        (["run", "--profile", "low-end", "--jobs", "-2"], "--jobs: expected 1...1024 jobs, found -2"),
+        (["run", "--profile", "low-end", "--network", "lte", "--launches", "-1"], "--launches: expected 1...1000 launches, found -1"),
+        (["run", "--profile", "low-end", "--network", "lte", "--jobs", "-2"], "--jobs: expected 1...1024 jobs, found -2"),
         (["trace", "zipf", "--objects", "-5", "--out", "z.csv"], "--objects: expected 1...100000000 objects, found -5"),
     ])
     func aNegativeValueIsTheOptionsValue(arguments: [String], message: String) throws {

@@ -56,7 +56,7 @@ import Glibc
         // images viewed a session (the reader scrolls slowly): the two killed sessions and the two
         // finished ones stay well inside the 5,000-image catalogue, which a session whose every
         // image was viewed before would find empty (and be refused for showing nothing).
-        let run = ["run", "--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "20", "--trace", "reader",
+        let run = ["run", "--profile", "low-end", "--network", "lte", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "20", "--trace", "reader",
                    "--launches", "250", "--gap", "1h", "--duration", "20s", "--store", store, "--out", out, "--jobs", "1"]
         var interrupted = 0
         for delay in [0.1, 0.25] {
@@ -79,7 +79,7 @@ import Glibc
         let folder = try BenchProcess.scratch()
         func run(store: String?, out: String) throws -> String {
             let path = folder.appendingPathComponent(out).path
-            let result = try BenchProcess.run(["run", "--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--policy", "lru,fifo", "--window", "10",
+            let result = try BenchProcess.run(["run", "--profile", "low-end", "--network", "lte", "--memory-limit", "1x", "--seed", "1", "--policy", "lru,fifo", "--window", "10",
                                                "--trace", "skimmer", "--launches", "2", "--duration", "10s", "--out", path]
                                               + (store.map { ["--store", folder.appendingPathComponent($0).path] } ?? []))
             #expect(result.status == 0, "\(result.stderr)")
@@ -101,7 +101,7 @@ import Glibc
     @Test func aStoreFileThatIsNotADatabaseIsRefused() throws {
         let folder = try BenchProcess.scratch()
         let store = folder.appendingPathComponent("store")
-        let run = ["run", "--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "0", "--trace", "browser", "--duration", "1s",
+        let run = ["run", "--profile", "low-end", "--network", "lte", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "0", "--trace", "browser", "--duration", "1s",
                    "--store", store.path, "--out", folder.appendingPathComponent("out.csv").path]
         #expect(try BenchProcess.run(run).status == 0)
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: store.path).first { $0.hasSuffix(".sqlite") })

@@ -29,7 +29,7 @@ import Testing
             case .keyTrace:
                 ["cachesim", "--trace", input, "--capacity", "5", "--out", output]
             case .scrollTrace:
-                ["run", "--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "0", "--trace", input, "--out", output, "--jobs", "1"]
+                ["run", "--profile", "low-end", "--network", "lte", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "0", "--trace", input, "--out", output, "--jobs", "1"]
             case .profile:
                 ["run", "--profile", input, "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "0", "--trace", "browser", "--duration", "1s",
                  "--out", output, "--jobs", "1"]

@@ -19,7 +19,7 @@ import Testing
     @Test func runSearchesTheLibrarysKnobsAndEndsWithItsSettings() throws {
         let folder = try ScratchFolder.make()
         let out = folder.appendingPathComponent("kf.csv")
-        let run = try BenchProcess.run(["run", "--profile", "low-end", "--library", "kingfisher", "--window", "0,10", "--out", out.path] + Self.quick)
+        let run = try BenchProcess.run(["run", "--profile", "low-end", "--network", "lte", "--library", "kingfisher", "--window", "0,10", "--out", out.path] + Self.quick)
         #expect(run.status == 0, "\(run.stderr)")
         let (policies, limits) = try Self.cells(out)
         #expect(policies == Set(["kingfisher", "kingfisher:prefetch=10", "kingfisher:background-decode", "kingfisher:background-decode:prefetch=10",
@@ -62,7 +62,7 @@ import Testing
     /// variant is also run with a 50 MiB disk cache; within one launch it is not searched.
     @Test func severalLaunchesSearchTheDiskCacheToo() throws {
         let out = try ScratchFolder.make().appendingPathComponent("nuke.csv")
-        let run = try BenchProcess.run(["run", "--profile", "low-end", "--library", "nuke", "--launches", "2", "--window", "5", "--memory-limit", "1x",
+        let run = try BenchProcess.run(["run", "--profile", "low-end", "--network", "lte", "--library", "nuke", "--launches", "2", "--window", "5", "--memory-limit", "1x",
                                         "--trace", "browser", "--seed", "1", "--duration", "5s", "--out", out.path])
         #expect(run.status == 0, "\(run.stderr)")
         let policies = try Self.cells(out).policies
@@ -79,7 +79,7 @@ import Testing
         var files: [String] = []
         for profile in ["low-end", "mid", "high-end", "tablet"] {
             let out = folder.appendingPathComponent("\(profile).csv").path
-            let run = try BenchProcess.run(["run", "--profile", profile, "--library", "sdwebimage", "--window", "0,10", "--memory-limit", "1x,2%ram",
+            let run = try BenchProcess.run(["run", "--profile", profile, "--network", profile == "tablet" || profile == "high-end" ? "wifi" : "lte", "--library", "sdwebimage", "--window", "0,10", "--memory-limit", "1x,2%ram",
                                             "--out", out] + Self.quick)
             #expect(run.status == 0, "\(run.stderr)")
             files.append(out)
@@ -97,7 +97,7 @@ import Testing
             settings.apply()
             print(settings.profile)
             """
-            let outcome = try SwiftCompiler.run(module: "SDWebImage", files: ["main.swift": main, "Settings.swift": text], in: build)
+            let outcome = try SwiftCompiler.run(module: "SDWebImage", also: ["Network"], files: ["main.swift": main, "Settings.swift": text], in: build)
             #expect(outcome.status == 0 && outcome.output == profile + "\n", "\(outcome.output)")
         }
     }
@@ -108,9 +108,9 @@ import Testing
         let out = folder.appendingPathComponent("out").path
         let lowEnd = BenchProcess.results.appendingPathComponent("low-end.csv").path
         let cases: [([String], String)] = [
-            (["run", "--profile", "low-end", "--library", "glide", "--out", out], "--library: unknown library \"glide\"; expected one of nuke, kingfisher, sdwebimage"),
-            (["run", "--profile", "low-end", "--library", "nuke", "--policy", "lru", "--out", out], "--library: a library brings its own caches: give --library or --policy, not both"),
-            (["run", "--profile", "low-end", "--library", "nuke", "--preset", "nuke", "--out", out], "--library: a library brings its own caches: give --library or --preset, not both"),
+            (["run", "--profile", "low-end", "--network", "lte", "--library", "glide", "--out", out], "--library: unknown library \"glide\"; expected one of nuke, kingfisher, sdwebimage"),
+            (["run", "--profile", "low-end", "--network", "lte", "--library", "nuke", "--policy", "lru", "--out", out], "--library: a library brings its own caches: give --library or --policy, not both"),
+            (["run", "--profile", "low-end", "--network", "lte", "--library", "nuke", "--preset", "nuke", "--out", out], "--library: a library brings its own caches: give --library or --preset, not both"),
             (["tune", "--results", lowEnd, "--library", "nuke", "--out", out], "--results: expected no --library with --results"),
             (["apply", "--library", "nuke", lowEnd, "--out", out], "\(lowEnd):2: policy: expected a run of bench run --library nuke (nuke, nuke:prefetch=4, nuke:downsample, nuke:downsample:prefetch=4), found \"lru\""),
             (["apply", "--library", "nuke", "--out", out], "apply: expected one or more results files of bench run --library nuke"),

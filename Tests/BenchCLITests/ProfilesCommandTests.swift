@@ -44,7 +44,7 @@ import Testing
         let again = try BenchProcess.run(["profiles", "--network", file])
         let written = try String(contentsOfFile: file, encoding: .utf8)
         #expect(again.status == 0 && again.stdout == written)
-        let one = ["run", "--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "20", "--trace", "browser",
+        let one = ["run", "--profile", "low-end", "--network", "lte", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "20", "--trace", "browser",
                    "--duration", "20s"]
         let deep = try BenchProcess.run(one + ["--network", file, "--out", folder.appendingPathComponent("deep.csv").path])
         let shallow = try BenchProcess.run(one + ["--network", "lte", "--out", folder.appendingPathComponent("lte.csv").path])

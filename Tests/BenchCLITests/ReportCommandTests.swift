@@ -8,7 +8,7 @@ import Testing
 /// renders at desktop and phone widths to screenshots that are not blank.
 @Suite(.scratchFolder) struct ReportCommandTests {
     static let lowEnd = BenchProcess.results.appendingPathComponent("low-end.csv").path
-    static let quick = ["--profile", "low-end", "--policy", "lru,fifo", "--memory-limit", "100MB", "--window", "0,20", "--trace", "browser",
+    static let quick = ["--profile", "low-end", "--network", "lte", "--policy", "lru,fifo", "--memory-limit", "100MB", "--window", "0,20", "--trace", "browser",
                         "--seed", "1", "--duration", "12s"]
 
     /// A results file and its timeline, from a quick run in `folder`.
@@ -26,7 +26,7 @@ import Testing
             let result = try BenchProcess.run(["report", Self.lowEnd, "--out", page.path])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr == "wrote \(page.path): 864 runs\n")
+            #expect(result.stderr == "wrote \(page.path): 2560 runs\n")
         }
         let html = try String(contentsOf: pages[0], encoding: .utf8)
         #expect(try Data(contentsOf: pages[0]) == Data(contentsOf: pages[1]))
@@ -35,8 +35,8 @@ import Testing
         #expect(html.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "").range(of: "https?://", options: .regularExpression) == nil)
         #expect(!html.contains("<link") && !html.contains(" src="))
         // 4 stall heatmaps with their key (no hitches anywhere: one line, no maps), stalls and
-        // peak memory by cache, the Pareto front, 3 per trace.
-        #expect(html.components(separatedBy: "<svg class=\"chart").count - 1 == (4 + 1) + 2 + 1 + 2 * 3)
+        // peak memory by cache, the Pareto front, 3 per trace on each of the 5 networks.
+        #expect(html.components(separatedBy: "<svg class=\"chart").count - 1 == (4 + 1) + 2 + 1 + 3 * 2 * 5)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["a.html", "b.html"])
     }
 

@@ -10,7 +10,7 @@ import Testing
     @Test func writesTheResultsAndRanksTheConfigurations() throws {
         let folder = try BenchProcess.scratch()
         let out = folder.appendingPathComponent("low-end.csv")
-        let result = try BenchProcess.run(["--profile", "low-end", "--out", out.path] + Self.quick)
+        let result = try BenchProcess.run(["--profile", "low-end", "--network", "lte", "--search", "full", "--out", out.path] + Self.quick)
         #expect(result.status == 0, "\(result.stderr)")
         let csv = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
         // 4 policies × the ladder of 6 cache sizes × 2 windows × seeds 1, 2, 3.
@@ -20,11 +20,37 @@ import Testing
         let sizes = Set(csv.dropFirst().map { $0.split(separator: ",")[4] })
         #expect(sizes == ["14745600", "29491200", "58982400", "117964800", "235929600", "471859200"])
         #expect(Set(csv.dropFirst().map { $0.split(separator: ",")[8] }) == ["1", "2", "3"])
-        #expect(result.stdout.contains("means over 3 seeds"))
+        #expect(result.stdout.hasPrefix("low-end (iPhone SE (2nd gen)): fewest mean stalls, peak ≤ 1000.0 MiB; 48 configurations, 3 seeds\n"))
         #expect(result.stdout.contains("Recommended: "))
         // How far ns-3 holds the answer's network, after the recommendation.
         #expect(result.stdout.contains("\n  network lte (HTTP/2): ns-3 holds reader downloads, not browser sessions"))
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 })
+    }
+
+    /// Issue 60: a built-in profile answers for its population by default, each row naming its
+    /// network, and `--networks FILE` for a team's own, with each network's own best beside the
+    /// recommendation and the settings per path class.
+    @Test func theMainJobAnswersForThePopulationOfNetworks() throws {
+        let folder = try BenchProcess.scratch()
+        let out = folder.appendingPathComponent("phones.csv")
+        let phones = try BenchProcess.run(["--profile", "low-end", "--policy", "fifo", "--memory-limit", "0.25x", "--out", out.path] + Self.quick)
+        #expect(phones.status == 0, "\(phones.stderr)")
+        let networks = try String(contentsOf: out, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: ",")[1] }
+        #expect(Set(networks) == ["wifi", "verizon-lte", "tmobile-lte", "att-lte-driving", "tmobile-umts-driving"])
+        #expect(phones.stdout.hasPrefix("low-end on phones (5 networks): fewest weighted stalls, peak ≤ 1000.0 MiB on each network\n"))
+        #expect(phones.stdout.contains("\nBy network: the recommendation's stalls a seed there beside the network's own best"))
+        #expect(phones.stdout.contains("\n  network lte") == false)
+        #expect(phones.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(phones.stdout)")
+
+        let population = folder.appendingPathComponent("ours.json")
+        try #"{"name": "ours", "networks": [{"network": "wifi", "weight": 3}, {"network": "3g", "weight": 1}]}"#
+            .write(to: population, atomically: true, encoding: .utf8)
+        let ours = try BenchProcess.run(["--profile", "low-end", "--networks", population.path, "--policy", "fifo", "--memory-limit", "0.25x",
+                                         "--out", folder.appendingPathComponent("ours.csv").path] + Self.quick)
+        #expect(ours.status == 0, "\(ours.stderr)")
+        #expect(ours.stdout.hasPrefix("low-end on ours (2 networks): fewest weighted stalls"))
+        #expect(ours.stdout.contains("\n  wifi     75.0 %  wifi  ") && ours.stdout.contains("\n  3g       25.0 %  cellular  "), "\(ours.stdout)")
+        #expect(ours.stdout.contains("(NWPathMonitor)"))
     }
 
     /// `--requests` writes one run's requests in `bench serve --log`'s columns, which cachesim
@@ -88,7 +114,7 @@ import Testing
         var files: [Data] = []
         for (name, jobs) in [("a.csv", "1"), ("b.csv", "2"), ("c.csv", "2")] {
             let out = folder.appendingPathComponent(name).path
-            let result = try BenchProcess.run(["run", "--profile", "mid", "--memory-limit", "0.25x,1x", "--seed", "1,2", "--jobs", jobs, "--out", out] + Self.quick)
+            let result = try BenchProcess.run(["run", "--profile", "mid", "--network", "lte", "--memory-limit", "0.25x,1x", "--seed", "1,2", "--jobs", jobs, "--out", out] + Self.quick)
             #expect(result.status == 0, "\(result.stderr)")
             files.append(try Data(contentsOf: URL(fileURLWithPath: out)))
         }
@@ -162,7 +188,7 @@ import Testing
         let folder = try BenchProcess.scratch()
         let trace = folder.appendingPathComponent("mine.csv")
         try "t_ms,offset_pt\n0,0\n16.7,abc\n".write(to: trace, atomically: true, encoding: .utf8)
-        let result = try BenchProcess.run(["run", "--profile", "low-end", "--trace", trace.path, "--out", folder.appendingPathComponent("r.csv").path])
+        let result = try BenchProcess.run(["run", "--profile", "low-end", "--network", "lte", "--trace", trace.path, "--out", folder.appendingPathComponent("r.csv").path])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("bench: \(trace.path):3: offset_pt: "), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("r.csv").path))

@@ -84,7 +84,7 @@ import Glibc
         #expect(mixed.stderr.contains("\(other):2: sweep_grid: expected ") && mixed.stderr.contains("these files come from different sweeps"))
         #expect(!FileManager.default.fileExists(atPath: refused))
         let runFile = folder.appendingPathComponent("run.csv").path
-        #expect(try BenchProcess.run(["run", "--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--window", "0", "--trace", "browser", "--duration", "5s", "--out", runFile]).status == 0)
+        #expect(try BenchProcess.run(["run", "--profile", "low-end", "--network", "lte", "--memory-limit", "1x", "--seed", "1", "--window", "0", "--trace", "browser", "--duration", "5s", "--out", runFile]).status == 0)
         let notSweep = try BenchProcess.run(["merge", runFile, "--out", refused])
         #expect(notSweep.status == 2 && notSweep.stderr.contains("\(runFile):1: expected a sweep results file"))
     }

@@ -51,7 +51,7 @@ import Testing
     @Test func tablesAreColouredOnATerminalUnlessNoColorIsSet() throws {
         let folder = try BenchProcess.scratch()
         let out = folder.appendingPathComponent("run.csv").path
-        let run = ["run", "--profile", "low-end", "--memory-limit", "1x", "--seed", "1", "--policy", "lru,fifo", "--window", "0,20", "--duration", "10s", "--out", out]
+        let run = ["run", "--profile", "low-end", "--network", "lte", "--memory-limit", "1x", "--seed", "1", "--policy", "lru,fifo", "--window", "0,20", "--duration", "10s", "--out", out]
         let coloured = try BenchProcess.runInTerminal(run, environment: environment())
         #expect(coloured.status == 0, "\(coloured.stdout)")
         #expect(coloured.stdout.contains("\u{1B}[32m"), "the recommendation is green")

@@ -23,18 +23,21 @@ public enum SwiftCompiler {
         public var output: String
     }
 
-    /// Builds the stand-in of `module` in `folder`, compiles `files` (name → text; one of them
-    /// `main.swift`) against it into a program, and runs it. A failed compile is returned with
-    /// the compiler's messages, the program not run.
-    public static func run(module: String, files: [String: String], in folder: URL) throws -> Outcome {
-        let library = try execute(path!, ["-emit-library", "-emit-module", "-module-name", module,
-                                          standIns.appendingPathComponent(module + ".swift").path,
-                                          "-o", folder.appendingPathComponent("lib\(module).so").path], in: folder)
-        guard library.status == 0 else { return library }
+    /// Builds the stand-ins of `module` and of `also` (Network's, say) in `folder`, compiles
+    /// `files` (name → text; one of them `main.swift`) against them into a program, and runs it.
+    /// A failed compile is returned with the compiler's messages, the program not run.
+    public static func run(module: String, also: [String] = [], files: [String: String], in folder: URL) throws -> Outcome {
+        for name in [module] + also {
+            let library = try execute(path!, ["-emit-library", "-emit-module", "-module-name", name,
+                                              standIns.appendingPathComponent(name + ".swift").path,
+                                              "-o", folder.appendingPathComponent("lib\(name).so").path], in: folder)
+            guard library.status == 0 else { return library }
+        }
         for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
         let program = folder.appendingPathComponent("program").path
-        let compiled = try execute(path!, ["-I", folder.path, "-L", folder.path, "-l" + module, "-Xlinker", "-rpath", "-Xlinker", folder.path,
-                                           "-o", program] + files.keys.sorted().map { folder.appendingPathComponent($0).path }, in: folder)
+        let compiled = try execute(path!, ["-I", folder.path, "-L", folder.path] + ([module] + also).map { "-l" + $0 }
+                                           + ["-Xlinker", "-rpath", "-Xlinker", folder.path, "-o", program]
+                                           + files.keys.sorted().map { folder.appendingPathComponent($0).path }, in: folder)
         guard compiled.status == 0 else { return compiled }
         return try execute(program, [], in: folder)
     }

@@ -15,4 +15,5 @@ let benchmarks: @Sendable () -> Void = {
     keyTraceParserBenchmarks()
     feedStoreBenchmarks()
     sweepBenchmarks()
+    mainJobBenchmarks()
 }

@@ -13,12 +13,12 @@ public enum BaselineCheck {
 
     /// Checks `profile`: reads `<resultsDirectory>/<name>.csv` first (so a missing or unusable
     /// baseline is refused before seconds of simulation), runs the standard matrix on `jobs`
-    /// threads, writes `<scratchDirectory>/<name>.csv` and compares the two under `rules`.
+    /// threads (`StandardMatrix.mainJob`), writes `<scratchDirectory>/<name>.csv` and compares the two under `rules`.
     public static func run(profile: DeviceProfile, resultsDirectory: String, scratchDirectory: String,
                            rules: ComparisonRules, jobs: Int) throws -> Outcome {
         let baselinePath = resultsDirectory + "/" + profile.name + ".csv"
         let baseline = try ResultsFile.read(path: baselinePath)
-        let results = try RunBatch.run(StandardMatrix.configurations(profile: profile), jobs: jobs)
+        let results = try StandardMatrix.mainJob(profile: profile, jobs: jobs)
         let freshPath = scratchDirectory + "/" + profile.name + ".csv"
         try AtomicFile.write(RunResult.csv(results), to: freshPath)
         let fresh = try ResultsFile.read(path: freshPath)

@@ -8,10 +8,10 @@ public enum ProfileCatalog {
         get throws {
         let profiles = DeviceProfile.builtIn
         var lines = ["Device profiles (bench profiles NAME prints one as the JSON --profile reads):"]
-        lines += TextTable.render([["profile", "model", "screen (pt)", "scale", "Hz", "columns", "network"]] + profiles.map { profile in
+        lines += TextTable.render([["profile", "model", "screen (pt)", "scale", "Hz", "columns", "networks", "one network"]] + profiles.map { profile in
             [profile.name, profile.model, "\(number(profile.screenWidth))×\(number(profile.screenHeight))", number(profile.scale),
-             String(profile.refreshRate), String(profile.columns), profile.defaultNetwork]
-        }, leftAligned: [0, 1, 6])
+             String(profile.refreshRate), String(profile.columns), NetworkPopulation.defaultName(for: profile) ?? "", profile.defaultNetwork]
+        }, leftAligned: [0, 1, 6, 7])
         lines.append("")
         lines.append("Memory (MiB), speed (MiB/s) and main-thread time to configure a cell:")
         lines += TextTable.render([["profile", "RAM", "warning", "jetsam", "memory cache", "disk cache", "decode", "disk read",
@@ -33,6 +33,8 @@ public enum ProfileCatalog {
         }, leftAligned: [0])
         lines.append("")
         lines += try recordedTable()
+        lines.append("")
+        lines += try populationTable()
         return lines.joined(separator: "\n") + "\n"
         }
     }
@@ -57,6 +59,21 @@ public enum ProfileCatalog {
 
     /// `profile` as a profile JSON file: every field of `DeviceProfile.jsonFields`, in that
     /// order, one per line; reading it back (`DeviceProfile(json:source:)`) gives `profile`.
+    /// The built-in populations: each network's path class and share in each (docs/populations.md
+    /// cites them).
+    static func populationTable() throws -> [String] {
+        let populations = try NetworkPopulation.builtInNames.map { try NetworkPopulation.builtIn(named: $0, source: "bench profiles")! }
+        var lines = ["Populations (--networks NAME or FILE): the networks a built-in profile answers for (\"networks\"",
+                     "above; --network asks about one), each with its share of users' time (docs/populations.md):"]
+        let members = populations[0].members
+        lines += TextTable.render([["network", "path"] + populations.map(\.name)] + members.map { member in
+            [member.network.name, member.path.rawValue] + populations.map { population in
+                population.member(named: member.network.name).map { MatrixSummary.percent($0.share) } ?? ""
+            }
+        }, leftAligned: [0, 1])
+        return lines
+    }
+
     public static func json(_ profile: DeviceProfile) -> String {
         let values: [String] = [
             string(profile.name), string(profile.model), number(profile.screenWidth), number(profile.screenHeight),

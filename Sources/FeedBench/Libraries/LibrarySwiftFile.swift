@@ -2,18 +2,25 @@
 /// and a function that picks them at launch by the device's physical memory — iPads (profiles
 /// whose model is an iPad) and iPhones apart when both are given, each kind in bands of RAM
 /// whose edges lie halfway between its profiles' RAM (3 GiB and 4 GiB: 3.5 GiB), below the
-/// first edge the smallest profile's, above the last the largest's.
+/// first edge the smallest profile's, above the last the largest's. Where a profile's results
+/// recommend settings per network path (`PopulationSummary`), they are there too, picked by the
+/// path `NWPathMonitor` reports, and `FeedBenchPathSettings` applies them when it changes.
 public struct LibrarySwiftFile: Sendable {
     public let library: ImageLibrary
     /// One profile's settings each, in the order given.
     public let settings: [LibrarySettings]
+    /// Per profile (as `settings`), its settings per path class where switching beats its one
+    /// setting; empty where it does not.
+    public let pathSettings: [[PathClass: LibrarySettings]]
     /// The results files, for the header.
     public let sources: [String]
 
     /// Refuses two profiles of one kind (iPad or iPhone) with the same RAM, which no band can
     /// tell apart, naming `sources[i]` for `settings[i]`.
-    public init(library: ImageLibrary, settings: [LibrarySettings], sources: [String]) throws {
+    public init(library: ImageLibrary, settings: [LibrarySettings], pathSettings: [[PathClass: LibrarySettings]]? = nil,
+                sources: [String]) throws {
         precondition(settings.count == sources.count && !settings.isEmpty, "LibrarySwiftFile: one source per settings")
+        precondition(pathSettings.map { $0.count == settings.count } ?? true, "LibrarySwiftFile: path settings per profile")
         for (index, item) in settings.enumerated() {
             if let earlier = settings[..<index].first(where: { Self.isPad($0.profile) == Self.isPad(item.profile) && $0.profile.ramBytes == item.profile.ramBytes }) {
                 throw InputError(source: sources[index], field: "profile", "expected profiles a device's physical memory tells apart, found \(item.profile.name) with the RAM of \(earlier.profile.name) (\(Self.gibibytes(item.profile.ramBytes)))")
@@ -21,6 +28,7 @@ public struct LibrarySwiftFile: Sendable {
         }
         self.library = library
         self.settings = settings
+        self.pathSettings = pathSettings ?? settings.map { _ in [:] }
         self.sources = sources
     }
 
@@ -41,23 +49,41 @@ public struct LibrarySwiftFile: Sendable {
             }
         }
         var settings: [LibrarySettings] = []
+        var pathSettings: [[PathClass: LibrarySettings]] = []
         var sources: [String] = []
         for (name, rows) in try ReportRows(files).byProfile {
             let source = firstFile[name]!
             guard let device = DeviceProfile.builtIn.first(where: { $0.name == name }) else {
                 throw InputError(source: source, field: "profile", "expected results of built-in profiles (\(DeviceProfile.builtIn.map(\.name).joined(separator: ", "))), whose RAM and memory limit are known, found \(InputError.quote(name))")
             }
-            guard let best = MatrixSummary(profile: device, runs: rows.map(\.summaryRun), maxHitchRatio: maxHitchRatio).recommended else {
+            let runs = rows.map(\.summaryRun)
+            var byPath: [PathClass: LibrarySettings] = [:]
+            let best: TuneCandidate?
+            if let population = try NetworkPopulation.matching(profile: device, networks: runs.map(\.network)) {
+                let answer = PopulationSummary(profile: device, runs: runs, population: population, maxHitchRatio: maxHitchRatio)
+                best = answer.overall.recommended
+                if answer.split?.beatsSingle == true {
+                    for setting in answer.paths {
+                        let chosen = setting.summary.recommended!
+                        byPath[setting.path] = try LibrarySettings(library: library, policy: chosen.policy, memoryLimitBytes: chosen.memoryLimitBytes,
+                                                                   window: chosen.window, profile: device, source: source)
+                    }
+                }
+            } else {
+                best = MatrixSummary(profile: device, runs: runs, maxHitchRatio: maxHitchRatio).recommended
+            }
+            guard let best else {
                 throw InputError(source: source, "expected a recommendation for \(name), found every configuration over its memory limit or the hitch ratio allowed: nothing to apply")
             }
             settings.append(try LibrarySettings(library: library, policy: best.policy, memoryLimitBytes: best.memoryLimitBytes,
                                                 window: best.window, profile: device, source: source))
+            pathSettings.append(byPath)
             sources.append(source)
         }
         guard !settings.isEmpty else {
             throw InputError(source: files.first?.path ?? "bench apply", "expected runs of bench run --library \(library.rawValue), found none")
         }
-        try self.init(library: library, settings: settings, sources: sources)
+        try self.init(library: library, settings: settings, pathSettings: pathSettings, sources: sources)
     }
 
     /// `3.5 GiB`.
@@ -66,6 +92,12 @@ public struct LibrarySwiftFile: Sendable {
     }
 
     static func isPad(_ profile: DeviceProfile) -> Bool { profile.model.hasPrefix("iPad") }
+
+    /// `low-end` on Wi-Fi → `lowEndOnWifi`: a profile's settings (for one path class) as a
+    /// Swift identifier.
+    static func identifier(_ name: String, path: PathClass?) -> String {
+        identifier(name) + (path.map { "On" + $0.rawValue.prefix(1).uppercased() + $0.rawValue.dropFirst() } ?? "")
+    }
 
     /// `low-end` → `lowEnd`: a profile's name as a Swift identifier.
     static func identifier(_ name: String) -> String {
@@ -103,18 +135,26 @@ public struct LibrarySwiftFile: Sendable {
             }
             lines.append("//   \(kind.name): " + bands.joined(separator: "; "))
         }
-        lines += ["import Foundation", "import \(library.module)", ""]
+        let switching = zip(settings, pathSettings).filter { !$0.1.isEmpty }
+        lines.append(switching.isEmpty
+            ? "// One setting serves every network path on each device; FeedBenchPathSettings applies it all the same."
+            : "// Per network path (NWPathMonitor) where switching beats one setting (docs/populations.md): "
+                + switching.map { item in "\(item.0.profile.name) on " + PathClass.allCases.filter { item.1[$0] != nil }.map(\.rawValue).joined(separator: ", ") }.joined(separator: "; ") + ".")
+        lines += ["import Foundation", "import Network", "import \(library.module)", ""]
         lines += declaration(kinds: kinds)
+        lines += pathDeclarations()
         return lines.joined(separator: "\n") + "\n"
     }
 
     func declaration(kinds: [(name: String, settings: [LibrarySettings])]) -> [String] {
         let kingfisher = library == .kingfisher
         var lines = [
-            "/// The image settings FeedBench recommends for one class of device.",
+            "/// The image settings FeedBench recommends for one class of device (and, where it pays, one class of network path).",
             "struct FeedBenchImageSettings {",
             "    /// The FeedBench profile the settings were simulated on.",
             "    var profile: String",
+            "    /// The path class they are for (`wifi`, `cellular`, `constrained`); `nil`: every path.",
+            "    var path: String? = nil",
             "    /// The memory cache's cost limit in bytes; `nil`: \(library.displayName)'s default (\(library.defaultCostLimit)).",
             "    var memoryCostLimit: Int?",
             "    /// Items past the last visible one to prefetch as the feed scrolls; 0: no prefetching.",
@@ -130,17 +170,19 @@ public struct LibrarySwiftFile: Sendable {
             lines += ["    /// Whether images are decoded off the main thread (`.backgroundDecode`), not at their first draw.",
                       "    var decodesInBackground: Bool"]
         }
-        for item in settings {
+        for (item, byPath) in zip(settings, pathSettings) {
             let figures = "\(item.profile.model), \(Self.gibibytes(item.profile.ramBytes)) of RAM"
-            let cost = item.memoryCostLimit.map { "\(LibrarySettings.swiftInteger($0)) /* \(FixedPoint.mebibytes($0)) */" } ?? "nil"
-            let disk = item.diskLimit.map { "\(LibrarySettings.swiftInteger($0)) /* \(FixedPoint.mebibytes($0)) */" } ?? "nil"
-            lines += [
-                "",
-                "    /// \(item.profile.name) (\(figures)): \(item.preset.label).",
-                "    static let \(Self.identifier(item.profile.name)) = FeedBenchImageSettings(",
-                "        profile: \"\(item.profile.name)\", memoryCostLimit: \(cost), prefetchWindow: \(item.prefetchWindow), prefetchConcurrency: \(item.prefetchConcurrency),",
-                "        diskLimit: \(disk), downsamples: \(item.downsamples)\(kingfisher ? ", decodesInBackground: \(item.decodesInBackground)" : ""))",
-            ]
+            for (path, setting) in [(PathClass?.none, item)] + PathClass.allCases.compactMap({ path in byPath[path].map { (Optional(path), $0) } }) {
+                let cost = setting.memoryCostLimit.map { "\(LibrarySettings.swiftInteger($0)) /* \(FixedPoint.mebibytes($0)) */" } ?? "nil"
+                let disk = setting.diskLimit.map { "\(LibrarySettings.swiftInteger($0)) /* \(FixedPoint.mebibytes($0)) */" } ?? "nil"
+                lines += [
+                    "",
+                    "    /// \(item.profile.name) (\(figures))\(path.map { " on \($0.rawValue)" } ?? ""): \(setting.preset.label).",
+                    "    static let \(Self.identifier(item.profile.name, path: path)) = FeedBenchImageSettings(",
+                    "        profile: \"\(item.profile.name)\",\(path.map { " path: \"\($0.rawValue)\"," } ?? "") memoryCostLimit: \(cost), prefetchWindow: \(setting.prefetchWindow), prefetchConcurrency: \(setting.prefetchConcurrency),",
+                    "        diskLimit: \(disk), downsamples: \(setting.downsamples)\(kingfisher ? ", decodesInBackground: \(setting.decodesInBackground)" : ""))",
+                ]
+            }
         }
         lines += [
             "",
@@ -207,5 +249,84 @@ public struct LibrarySwiftFile: Sendable {
             "}",
         ]
         return lines
+    }
+
+    /// The path classes, the settings for a device on a path, and the watcher that applies them
+    /// as the path changes. A constrained path takes its own settings, else the cellular ones (the
+    /// thriftier), else the device's one setting.
+    func pathDeclarations() -> [String] {
+        var cases: [String] = []
+        for (item, byPath) in zip(settings, pathSettings) where !byPath.isEmpty {
+            for path in PathClass.allCases {
+                guard let chosen = byPath[path] != nil ? path : (path == .constrained && byPath[.cellular] != nil ? .cellular : nil) else { continue }
+                cases.append("        case (\"\(item.profile.name)\", .\(path.rawValue)): return .\(Self.identifier(item.profile.name, path: chosen))")
+            }
+        }
+        let body = cases.isEmpty
+            ? ["        forDevice(physicalMemory: physicalMemory, isPad: isPad)"]
+            : ["        let device = forDevice(physicalMemory: physicalMemory, isPad: isPad)",
+               "        switch (device.profile, FeedBenchPathClass(path)) {"] + cases + ["        default: return device", "        }"]
+        return [
+            "",
+            "/// The classes of network path FeedBench's settings can differ by, as `NWPathMonitor` reports them:",
+            "/// Low Data Mode on any interface, Wi-Fi that is not a personal hotspot, and the rest (cellular).",
+            "enum FeedBenchPathClass {",
+            "    case wifi, cellular, constrained",
+            "",
+            "    init(_ path: NWPath) {",
+            "        if path.isConstrained {",
+            "            self = .constrained",
+            "        } else if path.usesInterfaceType(.wifi) && !path.isExpensive {",
+            "            self = .wifi",
+            "        } else {",
+            "            self = .cellular",
+            "        }",
+            "    }",
+            "}",
+            "",
+            "extension FeedBenchImageSettings {",
+            "    /// The settings for a device with `physicalMemory` bytes of RAM (an iPad when `isPad`) on `path`.",
+            "    static func forDevice(physicalMemory: UInt64 = ProcessInfo.processInfo.physicalMemory, isPad: Bool, path: NWPath) -> FeedBenchImageSettings {",
+        ] + body + [
+            "    }",
+            "}",
+            "",
+            "/// Applies FeedBench's settings at launch and again whenever the network path's class changes;",
+            "/// `current` is the settings in use (give its prefetch window to the feed's prefetching).",
+            "final class FeedBenchPathSettings {",
+            "    private let monitor = NWPathMonitor()",
+            "    private let lock = NSLock()",
+            "    private var settings: FeedBenchImageSettings",
+            "",
+            "    var current: FeedBenchImageSettings {",
+            "        lock.lock()",
+            "        defer { lock.unlock() }",
+            "        return settings",
+            "    }",
+            "",
+            "    /// Applies the device's settings now, then those for each path the monitor reports, on `queue`;",
+            "    /// `onChange` is told each change.",
+            "    init(physicalMemory: UInt64 = ProcessInfo.processInfo.physicalMemory, isPad: Bool,",
+            "         queue: DispatchQueue = DispatchQueue(label: \"FeedBenchPathSettings\"),",
+            "         onChange: @escaping (FeedBenchImageSettings) -> Void = { _ in }) {",
+            "        settings = FeedBenchImageSettings.forDevice(physicalMemory: physicalMemory, isPad: isPad)",
+            "        settings.apply()",
+            "        monitor.pathUpdateHandler = { [weak self] path in",
+            "            guard let self else { return }",
+            "            let next = FeedBenchImageSettings.forDevice(physicalMemory: physicalMemory, isPad: isPad, path: path)",
+            "            self.lock.lock()",
+            "            let changed = next.profile != self.settings.profile || next.path != self.settings.path",
+            "            if changed { self.settings = next }",
+            "            self.lock.unlock()",
+            "            guard changed else { return }",
+            "            next.apply()",
+            "            onChange(next)",
+            "        }",
+            "        monitor.start(queue: queue)",
+            "    }",
+            "",
+            "    deinit { monitor.cancel() }",
+            "}",
+        ]
     }
 }

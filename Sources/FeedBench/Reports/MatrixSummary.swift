@@ -5,7 +5,9 @@
 /// stayed within the profile's memory limit on every seed (peak tracked memory at or below the
 /// memory-warning threshold, no jetsam kill); of those within the seeds' noise of the best, the
 /// smallest memory cache, then the fewest bytes downloaded. The first is the recommendation.
-/// `bench run` prints it; `bench report` marks the same recommendation.
+/// Over a population of networks the stalls are each network's weighted by its share, and the
+/// memory limit holds on every network. `bench run` prints it; `bench report` marks the same
+/// recommendation.
 public struct MatrixSummary: Sendable {
     /// One run's figures as the summary counts them, from a `RunResult` or a results file's row.
     public struct Run: Sendable, Equatable {
@@ -16,23 +18,38 @@ public struct MatrixSummary: Sendable {
         public var seed: String
         /// The figures in `ResultMetric.all` order, scaled as results files hold them.
         public var values: [Int64]
+        /// The `network` cell: its share of a population weighs the run's stalls.
+        public var network: String
+        /// The `trace` cell (the session: `browser`, `skimmer`, a recording's name).
+        public var trace: String
 
-        public init(policy: String, memoryLimitBytes: Int64, window: String, seed: String, values: [Int64]) {
+        public init(policy: String, memoryLimitBytes: Int64, window: String, seed: String, values: [Int64],
+                    network: String = "", trace: String = "") {
             self.policy = policy
             self.memoryLimitBytes = memoryLimitBytes
             self.window = window
             self.seed = seed
             self.values = values
+            self.network = network
+            self.trace = trace
         }
 
         public init(_ row: RunResult) {
             self.init(policy: row.policy, memoryLimitBytes: row.memoryLimitBytes, window: row.prefetchWindow,
-                      seed: String(row.seed), values: row.metricValues)
+                      seed: String(row.seed), values: row.metricValues, network: row.network, trace: row.trace)
+        }
+
+        /// Whether it is a run of `candidate`'s configuration.
+        func belongs(to candidate: TuneCandidate) -> Bool {
+            policy == candidate.policy && memoryLimitBytes == candidate.memoryLimitBytes && window == candidate.window
         }
     }
 
     public let profile: DeviceProfile
-    /// The ranking rule: mean stalls, within the memory-warning threshold and without a kill.
+    /// The networks the runs' stalls are weighted over; `nil`: one network (or their plain sum).
+    public let population: NetworkPopulation?
+    /// The ranking rule: mean stalls (weighted over a population), within the memory-warning
+    /// threshold and without a kill.
     public let criteria: TuneCriteria
     /// Every configuration, best first (`TuneCriteria.rank`); those over the memory limit last.
     public let ranking: [TuneCandidate]
@@ -41,33 +58,47 @@ public struct MatrixSummary: Sendable {
     /// The configurations tied with the best within the seeds' noise, the recommendation among
     /// them: the first `equivalentCount` of `ranking`.
     public let equivalentCount: Int
+    /// Configurations with fewer seeds than the most any has (`ScreenedSearch` ran their first
+    /// seed only): the last `screenedOut` of `ranking`, ranked among themselves.
+    public let screenedOut: Int
+    /// The runs ranked, for the figures split by session.
+    let runs: [Run]
 
-    public init(profile: DeviceProfile, results: [RunResult], maxHitchRatio: Int64? = nil) {
-        self.init(profile: profile, runs: results.map(Run.init), maxHitchRatio: maxHitchRatio)
+    public init(profile: DeviceProfile, results: [RunResult], maxHitchRatio: Int64? = nil, population: NetworkPopulation? = nil) {
+        self.init(profile: profile, runs: results.map(Run.init), maxHitchRatio: maxHitchRatio, population: population)
     }
 
     /// `maxHitchRatio`, in thousandths of a ms per second, bounds every seed's hitch time ratio
-    /// too (`--max-hitch-ratio`).
-    public init(profile: DeviceProfile, runs: [Run], maxHitchRatio: Int64? = nil) {
+    /// too (`--max-hitch-ratio`). With `population`, each run's stalls count by its network's
+    /// weight (runs of a network outside it count for nothing).
+    public init(profile: DeviceProfile, runs: [Run], maxHitchRatio: Int64? = nil, population: NetworkPopulation? = nil) {
         self.profile = profile
-        criteria = Self.criteria(for: profile, maxHitchRatio: maxHitchRatio)
-        let candidates = Self.candidates(runs)
-        (ranking, equivalentCount) = criteria.ranking(candidates)
-        seeds = candidates.map(\.samples.count).max() ?? 0
+        self.population = population
+        self.runs = runs
+        criteria = Self.criteria(for: profile, maxHitchRatio: maxHitchRatio, weighted: population != nil)
+        let candidates = Self.candidates(runs, weights: population?.weights)
+        let seeds = candidates.map(\.samples.count).max() ?? 0
+        self.seeds = seeds
+        let complete = candidates.filter { $0.samples.count == seeds }
+        let screened = candidates.filter { $0.samples.count < seeds }
+        let (ranked, equivalent) = criteria.ranking(complete)
+        (ranking, equivalentCount, screenedOut) = (ranked + criteria.rank(screened), equivalent, screened.count)
     }
 
-    /// The main job's criteria on `profile`: mean stalls, peak memory at most the warning
-    /// threshold and no kill on every seed — `bench tune`'s defaults.
-    public static func criteria(for profile: DeviceProfile, maxHitchRatio: Int64? = nil) -> TuneCriteria {
-        TuneCriteria(objective: .stalls, constraints: [TuneConstraint(figure: .peakMemory, atMost: profile.memoryWarningBytes),
+    /// The main job's criteria on `profile`: mean stalls (`weighted`: over a population),
+    /// peak memory at most the warning threshold and no kill on every seed — `bench tune`'s
+    /// defaults.
+    public static func criteria(for profile: DeviceProfile, maxHitchRatio: Int64? = nil, weighted: Bool = false) -> TuneCriteria {
+        TuneCriteria(objective: weighted ? .weightedStalls : .stalls, constraints: [TuneConstraint(figure: .peakMemory, atMost: profile.memoryWarningBytes),
                                                        TuneConstraint(figure: .kills, atMost: 0)]
                                                        + (maxHitchRatio.map { [TuneConstraint(figure: .hitchRatio, atMost: $0)] } ?? []))
     }
 
     /// The runs grouped by configuration (policy, memory limit, window) in the order each first
     /// appears, each with one sample per seed (seeds in the order they first appear) summing
-    /// that seed's runs. O(runs).
-    public static func candidates(_ runs: [Run]) -> [TuneCandidate] {
+    /// that seed's runs, each weighted by its network's entry in `weights` where given (a network
+    /// it lacks weighs 0). O(runs).
+    public static func candidates(_ runs: [Run], weights: [String: Int64]? = nil) -> [TuneCandidate] {
         struct Key: Hashable {
             var policy: String
             var memoryLimitBytes: Int64
@@ -90,7 +121,8 @@ public struct MatrixSummary: Sendable {
                 seedOrder[run.seed] = seedOrder.count
                 return seedOrder.count - 1
             }()
-            samples[number][seed, default: TuneSample()].add(run.values)
+            let weight = weights.map { $0[run.network] ?? 0 } ?? NetworkPopulation.wholeWeight
+            samples[number][seed, default: TuneSample()].add(run.values, weight: weight)
         }
         for number in candidates.indices {
             candidates[number].samples = samples[number].keys.sorted().map { samples[number][$0]! }
@@ -102,28 +134,37 @@ public struct MatrixSummary: Sendable {
     public var recommended: TuneCandidate? { ranking.first.flatMap { criteria.feasible($0) ? $0 : nil } }
 
     /// The table, at most 100 columns wide, numbers right-aligned with their units; coloured
-    /// (the recommendation green, lines over the limit red) only when `style` allows it. Each
-    /// figure is the mean over the seeds (stalls with their range): stalls, the 95th-percentile
-    /// display latency over every display, peak tracked memory and bytes downloaded.
+    /// (the recommendation green, lines over the limit red) only when `style` allows it. Its
+    /// first line says the rule. Each figure is the mean over the seeds (stalls with their
+    /// range; over a population, weighted by the networks' shares): stalls, the share of
+    /// displays that waited, the 95th-percentile display latency over every display, peak
+    /// tracked memory (the worst network's) and bytes downloaded.
     public func table(limit: Int = 12, style: TerminalStyle = .plain) -> String {
         var lines: [String] = []
         let seedText = "\(seeds) seed\(seeds == 1 ? "" : "s")"
-        lines.append("\(profile.name) (\(profile.model)): \(ranking.count) configurations, means over \(seedText); peak ≤ \(FixedPoint.mebibytes(profile.memoryWarningBytes))")
-        let header = ["policy", "cache", "window", "stalls", "wait p95", "peak mem", "download", ""]
+        let peak = "peak ≤ \(FixedPoint.mebibytes(profile.memoryWarningBytes))"
+        if let population, population.members.count > 1 {
+            lines.append("\(profile.name) on \(population.name) (\(population.members.count) networks): fewest weighted stalls, \(peak) on each network")
+            lines.append("\(profile.model): \(ranking.count) configurations, means over \(seedText), each network's stalls × its share")
+        } else {
+            lines.append("\(profile.name) (\(profile.model)): fewest mean stalls, \(peak); \(ranking.count) configurations, \(seedText)")
+        }
+        let header = ["policy", "cache", "window", "stalls", "waited", "wait p95", "peak mem", "download", ""]
         var rows: [[String]] = []
         for (rank, candidate) in ranking.prefix(limit).enumerated() {
-            let stalls = candidate.spread(.stalls)
-            let mark = !criteria.feasible(candidate) ? "over limit" : rank == 0 ? "← best" : rank < equivalentCount ? "≈ best" : ""
+            let stalls = spread(candidate, whole: true)
+            let mark = rank >= ranking.count - screenedOut ? "screened out" : !criteria.feasible(candidate) ? "over limit"
+                : rank == 0 ? "← best" : rank < equivalentCount ? "≈ best" : ""
             rows.append([
                 candidate.policy, FixedPoint.cacheLimit(candidate.memoryLimitBytes), candidate.window,
-                "\(TuneFigure.stalls.format(stalls.mean)) (\(stalls.min)–\(stalls.max))",
-                milliseconds(candidate.spread(.displayP95).mean),
+                "\(stalls.mean) (\(stalls.range))", Self.percent(stallRate(candidate.samples)),
+                FixedPoint.decimal(candidate.spread(.displayP95).mean / 1_000, decimals: 0) + " ms",
                 FixedPoint.mebibytes(Int64(candidate.spread(.peakMemory).mean.rounded())),
-                FixedPoint.mebibytes(Int64(candidate.spread(.bytes).mean.rounded())), mark,
+                FixedPoint.mebibytes(Int64(candidate.spread(population == nil ? .bytes : .weightedBytes).mean.rounded())), mark,
             ])
         }
         let table = [header] + rows
-        for (index, (line, row)) in zip(TextTable.render(table, leftAligned: [0, 7]), table).enumerated() {
+        for (index, (line, row)) in zip(TextTable.render(table, leftAligned: [0, 8]), table).enumerated() {
             switch (index, row.last) {
             case (0, _): lines.append(style.paint(line, .bold))
             case (_, "← best"): lines.append(style.paint(line, .green))
@@ -132,14 +173,18 @@ public struct MatrixSummary: Sendable {
             }
         }
         if ranking.count > limit { lines.append("… \(ranking.count - limit) more in the CSV") }
+        if screenedOut > 0 {
+            lines.append("screened: \(ranking.count - screenedOut) of \(ranking.count) configurations ran every seed, the rest the first only (--search full runs all)")
+        }
         guard let best = recommended else {
             let limits = criteria.constraints.count > 2 ? "memory limit or the hitch ratio allowed" : "memory limit"
             lines.append(style.paint("Recommended: none — every configuration went over the profile's \(limits)", .red))
             return lines.joined(separator: "\n") + "\n"
         }
         lines.append(style.paint("Recommended: \(best.policy), memory cache \(FixedPoint.cacheLimit(best.memoryLimitBytes)), prefetch window \(best.window)", .bold))
-        let stalls = best.spread(.stalls)
-        lines.append("  stalls \(TuneFigure.stalls.format(stalls.mean)) a seed (\(stalls.min)–\(stalls.max) over \(seedText)), display wait p95 \(milliseconds(best.spread(.displayP95).mean)), peak memory \(FixedPoint.mebibytes(Int64(best.spread(.peakMemory).mean.rounded())))")
+        let stalls = spread(best)
+        lines.append("  stalls \(stalls.mean) a seed (\(stalls.range) over \(seedText)), display wait p95 \(milliseconds(best.spread(.displayP95).mean)), peak memory \(FixedPoint.mebibytes(Int64(best.spread(.peakMemory).mean.rounded())))")
+        lines += sessionLines(best).map { "  " + $0 }
         lines.append("  " + hitchLine(best))
         if equivalentCount > 1 {
             lines.append("  \(equivalentCount - 1) more tie within the seeds' noise (≈ best); of those, the smallest cache, then fewest bytes")
@@ -147,6 +192,53 @@ public struct MatrixSummary: Sendable {
         lines += edgeNotes(best)
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// `candidate`'s stalls a seed, the objective's mean and its seeds' range: `366`,
+    /// `356–382`. Over a population the mean has one decimal and the range, `whole`, is widened
+    /// to whole stalls (32.5 on every seed: `32–33`), as the table writes it.
+    func spread(_ candidate: TuneCandidate, whole: Bool = false) -> (mean: String, range: String) {
+        let figure = criteria.objective
+        let spread = candidate.spread(figure)
+        guard whole, figure.oneCount > 1 else {
+            return (figure.number(spread.mean), "\(figure.number(Double(spread.min)))–\(figure.number(Double(spread.max)))")
+        }
+        let (low, high) = ((Double(spread.min) / figure.oneCount).rounded(.down), (Double(spread.max) / figure.oneCount).rounded(.up))
+        return (figure.number(spread.mean), "\(FixedPoint.decimal(low, decimals: 0))–\(FixedPoint.decimal(high, decimals: 0))")
+    }
+
+    /// The share of displays that waited over `samples`, weighted by network: Σ stalls / Σ
+    /// displays. O(samples).
+    func stallRate(_ samples: [TuneSample]) -> Double {
+        let displays = samples.reduce(0) { $0 + $1.weightedDisplays }
+        return displays == 0 ? 0 : Double(samples.reduce(0) { $0 + $1.weightedStalls }) / Double(displays)
+    }
+
+    /// Stalls per minute the feed scrolled over `samples`, weighted by network. O(samples).
+    func stallsPerMinute(_ samples: [TuneSample]) -> Double {
+        let frames = samples.reduce(0) { $0 + $1.weightedFrames }
+        return frames == 0 ? 0 : Double(samples.reduce(0) { $0 + $1.weightedStalls }) * 60 * Double(profile.refreshRate) / Double(frames)
+    }
+
+    /// How often `best`'s displays waited, over all its sessions (`12.0 % of displays waited,
+    /// 30.1 stalls a minute of scrolling`) and, with more than one, in each (`by session: browser
+    /// 0.5 % (1.2/min), skimmer 30.0 % (60.2/min)`). O(runs).
+    func sessionLines(_ best: TuneCandidate) -> [String] {
+        let weights = population?.weights
+        var traces: [String] = []
+        var samples: [String: TuneSample] = [:]
+        for run in runs where run.belongs(to: best) {
+            if samples[run.trace] == nil { traces.append(run.trace) }
+            samples[run.trace, default: TuneSample()].add(run.values, weight: weights.map { $0[run.network] ?? 0 } ?? NetworkPopulation.wholeWeight)
+        }
+        let all = "\(Self.percent(stallRate(best.samples))) of displays waited, \(FixedPoint.decimal(stallsPerMinute(best.samples), decimals: 1)) stalls a minute of scrolling"
+        guard traces.count > 1 else { return [all] }
+        return [all, "by session: " + traces.map { trace in
+            "\(trace) \(Self.percent(stallRate([samples[trace]!]))) (\(FixedPoint.decimal(stallsPerMinute([samples[trace]!]), decimals: 1))/min)"
+        }.joined(separator: ", ")]
+    }
+
+    /// A share as `12.3 %`.
+    static func percent(_ share: Double) -> String { FixedPoint.decimal(share * 100, decimals: 1) + " %" }
 
     /// Notes for a recommendation at the edge of what was tried: the smallest cache size or
     /// the largest window (of several), where the best may lie beyond.

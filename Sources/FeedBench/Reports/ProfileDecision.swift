@@ -30,7 +30,9 @@ struct ProfileDecision {
         let runs = rows.map(\.summaryRun)
         library = ImageLibrary.common(to: runs.map(\.policy))
         if let profile {
-            let summary = MatrixSummary(profile: profile, runs: runs, maxHitchRatio: library.map { _ in ImageLibrary.maxHitchRatio })
+            let population = try? NetworkPopulation.matching(profile: profile, networks: runs.map(\.network))
+            let summary = MatrixSummary(profile: profile, runs: runs, maxHitchRatio: library.map { _ in ImageLibrary.maxHitchRatio },
+                                        population: population ?? nil)
             (criteria, ranking, equivalentCount, seeds) = (summary.criteria, summary.ranking, summary.equivalentCount, summary.seeds)
         } else {
             let candidates = MatrixSummary.candidates(runs)

@@ -20,7 +20,7 @@ struct ReportRows {
         /// The run as `MatrixSummary` counts it.
         var summaryRun: MatrixSummary.Run {
             MatrixSummary.Run(policy: policy, memoryLimitBytes: Int64(memoryLimit) ?? 0, window: window,
-                              seed: identity[ReportRows.seed], values: values)
+                              seed: identity[ReportRows.seed], values: values, network: identity[ReportRows.network], trace: trace)
         }
     }
 

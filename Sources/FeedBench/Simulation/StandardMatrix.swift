@@ -30,6 +30,23 @@ public enum StandardMatrix {
     /// Enough seeds that the recommendation is not one seed's luck, and its spread shows.
     public static let seeds: [UInt64] = [1, 2, 3]
 
+    /// The main job on `profile` as `bench --profile NAME` runs it: the standard matrix on the
+    /// profile's population, searched as `ScreenedSearch` does (a profile file: on its own
+    /// network, every seed of every configuration); the results in plan order.
+    public static func mainJob(profile: DeviceProfile, jobs: Int) throws -> [RunResult] {
+        let population = try NetworkPopulation.defaultName(for: profile).flatMap { try NetworkPopulation.builtIn(named: $0, source: profile.name) }
+        let caches = try policies.map { CacheSetup.policy(try PolicySpec.parse($0, source: "--policy")) }
+        let plan = try SweepPlan(
+            profiles: [profile], networks: population?.members.map(\.network) ?? [nil], caches: caches,
+            memoryLimits: memoryLimits, diskLimits: [.setups], windows: windows.map { .items(PrefetchWindow(ahead: $0)) },
+            workloads: [behaviors.map { .behavior($0, duration: RunConfiguration.defaultDuration) }],
+            strategies: [.cacheFirst], seeds: seeds, session: SweepGrid.Session(),
+            defaultNetworks: [NetworkProfile.named(profile.defaultNetwork)])
+        guard let population else { return try RunBatch.run(plan.configurations, jobs: jobs) }
+        return try ScreenedSearch.run(plan, criteria: MatrixSummary.criteria(for: profile, weighted: true),
+                                      weights: population.weights, jobs: jobs)
+    }
+
     /// The runs of the matrix, or of the parts the caller overrides, in `SweepPlan` order.
     public static func configurations(
         profile: DeviceProfile, network: NetworkProfile? = nil, caches: [CacheSetup]? = nil,

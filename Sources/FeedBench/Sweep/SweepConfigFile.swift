@@ -20,20 +20,30 @@ public enum SweepConfigFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw InputError(source: path, "cannot read the sweep config")
         }
-        guard let text = String(data: data, encoding: .utf8), !text.utf8.contains(0) else {
-            throw InputError(source: path, line: 1, "expected a JSON or YAML text file, found bytes that are not UTF-8 text")
+        return try parse(text(data, source: path), source: path)
+    }
+
+    /// `text` (without a byte-order mark) as a YAML node tree, `nil` when empty; a syntax error
+    /// refused in one line from `source`. Sweep configs and population files read this way.
+    static func compose(_ text: String, source: String) throws -> Node? {
+        do {
+            return try Yams.compose(yaml: text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
+        } catch let error as YamlError {
+            throw refusal(error, source: source)
         }
-        return try parse(text, source: path)
+    }
+
+    /// The UTF-8 text of a JSON or YAML file read as `data`, refused from `source` when it is not.
+    static func text(_ data: Data, source: String) throws -> String {
+        guard let text = String(data: data, encoding: .utf8), !text.utf8.contains(0) else {
+            throw InputError(source: source, line: 1, "expected a JSON or YAML text file, found bytes that are not UTF-8 text")
+        }
+        return text
     }
 
     /// Parses config text; refusals name `source`.
     public static func parse(_ text: String, source: String) throws -> SweepGrid {
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
-        } catch let error as YamlError {
-            throw refusal(error, source: source)
-        }
+        let root = try compose(text, source: source)
         guard let root else {
             throw InputError(source: source, line: 1, "expected a mapping of sweep axes (e.g. {\"profiles\": [\"low-end\"]}), found an empty file")
         }

@@ -1,9 +1,19 @@
 import Foundation
 
 /// One configuration's figures on one seed, over all its workloads: counts and bytes summed,
-/// percentiles and peak memory the worst of them (as the main job's ranking does).
+/// percentiles and peak memory the worst of them (as the main job's ranking does). Over a
+/// population of networks, each network's runs also add their stalls, displays, scrolling
+/// frames and bytes weighted by its share (`NetworkPopulation.Member.weight`, millionths).
 public struct TuneSample: Sendable, Equatable {
     public var stalls: Int64 = 0
+    /// Σ weight × stalls over the networks, in millionths of a stall (one network: stalls × 10⁶).
+    public var weightedStalls: Int64 = 0
+    /// Σ weight × displays, in millionths.
+    public var weightedDisplays: Int64 = 0
+    /// Σ weight × frames the feed scrolled during, in millionths.
+    public var weightedFrames: Int64 = 0
+    /// Σ weight × bytes downloaded, in millionths of a byte.
+    public var weightedBytes: Int64 = 0
     /// Thousandths of a millisecond.
     public var stallP95: Int64 = 0
     /// 95th-percentile display latency (every display, 0 for a memory hit), thousandths of a
@@ -24,10 +34,15 @@ public struct TuneSample: Sendable, Equatable {
 
     /// Adds one workload's run, from its figures in `ResultMetric.all` order (as a results row
     /// holds them, or `RunResult.metricValues`), so a run simulated now and the same run read
-    /// back from a results CSV add exactly the same.
-    public mutating func add(_ values: [Int64]) {
+    /// back from a results CSV add exactly the same. `weight`: the run's network's share of its
+    /// population, in millionths (the whole of it by default).
+    public mutating func add(_ values: [Int64], weight: Int64 = NetworkPopulation.wholeWeight) {
         let columns = Self.columns
         stalls += values[columns.stalls]
+        weightedStalls += weight * values[columns.stalls]
+        weightedDisplays += weight * values[columns.displays]
+        weightedFrames += weight * max(0, values[columns.frames])
+        weightedBytes += weight * values[columns.bytes]
         stallP95 = max(stallP95, values[columns.stallP95])
         displayP95 = max(displayP95, values[columns.displayP95])
         displays += values[columns.displays]
@@ -45,7 +60,7 @@ public struct TuneSample: Sendable, Equatable {
                           displays: column("displays"), memoryHits: column("memory_hits"), diskHits: column("disk_hits"),
                           requests: column("image_requests"), bytes: column("bytes_downloaded"),
                           peakMemory: column("peak_memory_bytes"), warnings: column("memory_warnings"),
-                          kills: column("jetsam_kills"), hitchRatio: column("hitch_time_ratio_ms_per_s"))
+                          kills: column("jetsam_kills"), hitchRatio: column("hitch_time_ratio_ms_per_s"), frames: column("frames"))
 
     static func column(_ name: String) -> Int { ResultMetric.all.firstIndex { $0.name == name }! }
 }
@@ -77,11 +92,25 @@ public struct TuneFigure: Sendable, Equatable {
 
     enum Unit: Sendable, Equatable {
         case count, bytes, thousandthsOfMillisecond, thousandthsOfMillisecondPerSecond
+        /// A weighted count, in millionths.
+        case millionthsOfCount
+    }
+
+    /// One unit of a count in this figure's stored values (the least difference the seeds'
+    /// noise rule allows for); 0 for a figure that is not a count.
+    var oneCount: Double {
+        switch unit {
+        case .count: 1
+        case .millionthsOfCount: Double(NetworkPopulation.wholeWeight)
+        case .bytes, .thousandthsOfMillisecond, .thousandthsOfMillisecondPerSecond: 0
+        }
     }
 
     public static func == (a: TuneFigure, b: TuneFigure) -> Bool { a.name == b.name }
 
     public static let stalls = TuneFigure(name: "stalls", meaning: "displays that waited for their image, summed over workloads", unit: .count) { $0.stalls }
+    public static let weightedStalls = TuneFigure(name: "weighted_stalls", meaning: "stalls summed over workloads, weighted by each network's share of the population", unit: .millionthsOfCount) { $0.weightedStalls }
+    public static let weightedBytes = TuneFigure(name: "weighted_bytes", meaning: "bytes downloaded, summed, weighted by each network's share", unit: .bytes) { $0.weightedBytes / NetworkPopulation.wholeWeight }
     public static let stallP95 = TuneFigure(name: "stall_p95", meaning: "95th-percentile stall, worst workload (ms)", unit: .thousandthsOfMillisecond) { $0.stallP95 }
     public static let displayP95 = TuneFigure(name: "display_p95", meaning: "95th-percentile display latency over every display, worst workload (ms)", unit: .thousandthsOfMillisecond) { $0.displayP95 }
     public static let requests = TuneFigure(name: "requests", meaning: "image downloads started, summed", unit: .count) { $0.requests }
@@ -106,6 +135,7 @@ public struct TuneFigure: Sendable, Equatable {
     var storedPerShown: Double {
         switch unit {
         case .count, .bytes: 1
+        case .millionthsOfCount: Double(NetworkPopulation.wholeWeight)
         case .thousandthsOfMillisecond, .thousandthsOfMillisecondPerSecond: 1_000
         }
     }
@@ -113,7 +143,7 @@ public struct TuneFigure: Sendable, Equatable {
     /// A value as written in tables: `450.0 MiB`, `391.2 ms`, `7`; `decimals` for means.
     func format(_ value: Double) -> String {
         switch unit {
-        case .count: number(value)
+        case .count, .millionthsOfCount: number(value)
         case .bytes: number(value) + " MiB"
         case .thousandthsOfMillisecond: number(value) + " ms"
         case .thousandthsOfMillisecondPerSecond: number(value) + " ms/s"
@@ -124,6 +154,7 @@ public struct TuneFigure: Sendable, Equatable {
     func number(_ value: Double) -> String {
         switch unit {
         case .count: FixedPoint.decimal(value, decimals: 1).trimmingZeroDecimals()
+        case .millionthsOfCount: FixedPoint.decimal(value / Double(NetworkPopulation.wholeWeight), decimals: 1).trimmingZeroDecimals()
         case .bytes: FixedPoint.decimal(value / 1_048_576, decimals: 1)
         case .thousandthsOfMillisecond, .thousandthsOfMillisecondPerSecond: FixedPoint.decimal(value / 1_000, decimals: 1)
         }
@@ -147,11 +178,11 @@ public struct TuneFigure: Sendable, Equatable {
                 throw InputError(source: source, "expected milliseconds per second, ≥ 0 with at most 3 decimals (e.g. 5 or 5ms/s), found \(InputError.quote(text))")
             }
             return value
-        case .count:
-            guard let value = Int64(text), value >= 0 else {
+        case .count, .millionthsOfCount:
+            guard let value = Int64(text), value >= 0, value <= Int64.max / Int64(oneCount) else {
                 throw InputError(source: source, "expected a whole number ≥ 0, found \(InputError.quote(text))")
             }
-            return value
+            return value * Int64(oneCount)
         }
     }
 }
@@ -226,7 +257,7 @@ public struct TuneCriteria: Sendable {
         guard seeds > 0 else { return false }
         let differences = (0..<seeds).map { Double(objective.value(candidate.samples[$0]) - objective.value(best.samples[$0])) }
         let mean = differences.reduce(0, +) / Double(seeds)
-        let margin = SeedNoise.margin(differences, base: score(best), count: objective.unit == .count)
+        let margin = SeedNoise.margin(differences, base: score(best), oneCount: objective.oneCount)
         return mean <= margin && differences.allSatisfy { $0 <= margin }
     }
 

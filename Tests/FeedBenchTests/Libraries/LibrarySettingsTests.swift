@@ -106,9 +106,54 @@ import Testing
         for (memory, isPad, expected) in [(3 << 30, false, "low-end 32000000 52428800\nprefetching 20"), (8 << 30, true, "tablet 96000000 \(disk)\nprefetching 30"),
                                           (4 << 30, false, "mid 0 \(disk)\nprefetching 10"), (12 << 30, false, "high-end 48000000 \(disk)\n")] {
             let main = Self.main(library, settings: "FeedBenchImageSettings.forDevice(physicalMemory: \(memory), isPad: \(isPad))")
-            let outcome = try SwiftCompiler.run(module: library.module, files: ["main.swift": main, "FeedBenchImageSettings.swift": file.text], in: folder)
+            let outcome = try SwiftCompiler.run(module: library.module, also: ["Network"], files: ["main.swift": main, "FeedBenchImageSettings.swift": file.text], in: folder)
             #expect(outcome.status == 0 && outcome.output.hasPrefix(expected), "\(memory) bytes, iPad \(isPad): \(outcome.output)")
         }
+    }
+
+    /// Settings per network path: the file switches on the class `NWPathMonitor` reports (against
+    /// the stand-in of Apple's Network), applying the new settings when the class changes — a
+    /// constrained path takes the cellular ones — while a profile with one setting keeps it.
+    @Test(.enabled(if: SwiftCompiler.path != nil, Comment(rawValue: SwiftCompiler.missing)), arguments: ImageLibrary.allCases)
+    func theApplyFileSwitchesSettingsWhenThePathChanges(library: ImageLibrary) throws {
+        let lowEnd = try Self.settings(library, variant: 0, on: .lowEnd, cost: 32_000_000, window: 10)
+        let byPath = try [PathClass.wifi: Self.settings(library, variant: 0, on: .lowEnd, cost: 64_000_000, window: 20),
+                          .cellular: Self.settings(library, variant: 0, on: .lowEnd, cost: 16_000_000, window: 5)]
+        let tablet = try Self.settings(library, variant: 0, on: .tablet, cost: 96_000_000, window: 30)
+        let file = try LibrarySwiftFile(library: library, settings: [lowEnd, tablet], pathSettings: [byPath, [:]], sources: ["a.csv", "b.csv"])
+        #expect(file.text.contains("// Per network path (NWPathMonitor) where switching beats one setting (docs/populations.md): low-end on wifi, cellular."))
+        let main = """
+        import Foundation
+        import Network
+        import \(library.module)
+        let queue = DispatchQueue(label: "paths")
+        let watcher = FeedBenchPathSettings(physicalMemory: 3 << 30, isPad: false, queue: queue) { settings in
+            print("applied", settings.profile, settings.path ?? "every path", settings.prefetchWindow)
+        }
+        queue.sync {}
+        print("now", watcher.current.profile, watcher.current.path ?? "every path")
+        for path in [NWPath(interfaces: [.cellular], isExpensive: true, isConstrained: false),
+                     NWPath(interfaces: [.wifi], isExpensive: false, isConstrained: true),
+                     NWPath(interfaces: [.wifi], isExpensive: true, isConstrained: false),
+                     NWPath(interfaces: [.wifi], isExpensive: false, isConstrained: false)] {
+            NWPathMonitor.simulate(path)
+            queue.sync {}
+        }
+        let pad = FeedBenchImageSettings.forDevice(physicalMemory: 8 << 30, isPad: true, path: NWPath(interfaces: [.cellular], isExpensive: true, isConstrained: false))
+        print("pad", pad.profile, pad.path ?? "every path", pad.prefetchWindow)
+        """
+        let outcome = try SwiftCompiler.run(module: library.module, also: ["Network"],
+                                            files: ["main.swift": main, "FeedBenchImageSettings.swift": file.text], in: try ScratchFolder.make())
+        // The monitor starts on Wi-Fi; cellular; Low Data Mode takes the cellular settings (no
+        // change); a personal hotspot is cellular (no change); Wi-Fi again.
+        #expect(outcome.status == 0 && outcome.output == """
+            applied low-end wifi 20
+            now low-end wifi
+            applied low-end cellular 5
+            applied low-end wifi 20
+            pad tablet every path 30
+
+            """, "\(outcome.output)")
     }
 
     @Test func bandsLieHalfwayBetweenTheProfilesRAM() throws {

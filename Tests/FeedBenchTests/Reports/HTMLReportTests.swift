@@ -10,7 +10,7 @@ import Testing
 /// axes from 0, legends that name only what differs, the recommendation in words, and every
 /// run in the table; a sweep's aggregate rows change nothing drawn.
 @Suite(.scratchFolder) struct HTMLReportTests {
-    static let lowEnd = SharedFiles.packageRoot.appendingPathComponent("results/low-end.csv").path
+    static let lowEnd = SharedFiles.packageRoot.appendingPathComponent("Tests/Fixtures/low-end-lte.csv").path
     static let lowEndText = try! String(contentsOfFile: lowEnd, encoding: .utf8)
     static let policies = ["lru", "lfu", "fifo", "ttl:max-age=300"]
     static let windows = ["0", "5", "10", "20", "30", "50"]

@@ -249,7 +249,7 @@ public struct GateComparison: Sendable {
             return made(metric.direction == .lowerIsBetter ? (lost ? .worse : .better) : .changed)
         }
         if a == b { return made(.unchanged) }
-        let (beyond, margin) = SeedNoise.isBeyond(base: a, new: b, count: metric.kind == .count)
+        let (beyond, margin) = SeedNoise.isBeyond(base: a, new: b, oneCount: metric.kind == .count ? 1 : 0)
         guard beyond else { return made(.withinNoise, margin: margin) }
         let (meanA, meanB) = (SeedNoise.mean(a), SeedNoise.mean(b))
         if let tolerance, tolerance.allows(base: Int64(meanA.rounded()), new: Int64(meanB.rounded())) {

@@ -7,7 +7,7 @@ import Testing
 /// gated checks the ranking's, and each profile's answer before and after.
 @Suite struct GateComparisonTests {
     /// The committed low-end standard matrix: 288 configurations × seeds 1, 2, 3.
-    static let lowEndText: String = try! String(contentsOfFile: SharedFiles.packageRoot.appendingPathComponent("results/low-end.csv").path,
+    static let lowEndText: String = try! String(contentsOfFile: SharedFiles.packageRoot.appendingPathComponent("Tests/Fixtures/low-end-lte.csv").path,
                                                 encoding: .utf8)
 
     static func file(_ text: String, _ name: String) throws -> ResultsFile {
