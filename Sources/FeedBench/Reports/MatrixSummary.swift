@@ -121,13 +121,23 @@ public struct MatrixSummary: Sendable {
                 seedOrder[run.seed] = seedOrder.count
                 return seedOrder.count - 1
             }()
-            let weight = weights.map { $0[run.network] ?? 0 } ?? NetworkPopulation.wholeWeight
-            samples[number][seed, default: TuneSample()].add(run.values, weight: weight)
+            samples[number][seed, default: TuneSample()].add(run.values, weight: weight(of: run, in: weights))
         }
         for number in candidates.indices {
             candidates[number].samples = samples[number].keys.sorted().map { samples[number][$0]! }
         }
         return candidates
+    }
+
+    /// `run`'s weight: its network's entry in `weights` (0 for a network it lacks), the whole
+    /// without a population.
+    static func weight(of run: Run, in weights: [String: Int64]?) -> Int64 {
+        weights.map { $0[run.network] ?? 0 } ?? NetworkPopulation.wholeWeight
+    }
+
+    /// The candidate of `other`'s configuration (policy, memory limit, window) in `ranking`, if it ran.
+    func candidate(like other: TuneCandidate) -> TuneCandidate? {
+        ranking.first { $0.policy == other.policy && $0.memoryLimitBytes == other.memoryLimitBytes && $0.window == other.window }
     }
 
     /// The best configuration within the memory limit, if any.
@@ -228,7 +238,7 @@ public struct MatrixSummary: Sendable {
         var samples: [String: TuneSample] = [:]
         for run in runs where run.belongs(to: best) {
             if samples[run.trace] == nil { traces.append(run.trace) }
-            samples[run.trace, default: TuneSample()].add(run.values, weight: weights.map { $0[run.network] ?? 0 } ?? NetworkPopulation.wholeWeight)
+            samples[run.trace, default: TuneSample()].add(run.values, weight: Self.weight(of: run, in: weights))
         }
         let all = "\(Self.percent(stallRate(best.samples))) of displays waited, \(FixedPoint.decimal(stallsPerMinute(best.samples), decimals: 1)) stalls a minute of scrolling"
         guard traces.count > 1 else { return [all] }

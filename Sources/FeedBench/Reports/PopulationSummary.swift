@@ -53,7 +53,7 @@ public struct PopulationSummary: Sendable {
         let best = overall.recommended
         networks = population.members.map { member in
             let summary = MatrixSummary(profile: profile, runs: byNetwork[member.network.name] ?? [], maxHitchRatio: maxHitchRatio)
-            let here = best.flatMap { best in summary.ranking.first { $0.policy == best.policy && $0.memoryLimitBytes == best.memoryLimitBytes && $0.window == best.window } }
+            let here = best.flatMap(summary.candidate(like:))
             return NetworkLine(member: member, summary: summary, recommendationHere: here)
         }
         paths = population.paths.map { path in
@@ -78,8 +78,7 @@ public struct PopulationSummary: Sendable {
         var split = [Int64](repeating: 0, count: seeds)
         for line in networks {
             let setting = settings[line.member.path]!
-            guard let here = line.summary.ranking.first(where: { $0.policy == setting.policy && $0.memoryLimitBytes == setting.memoryLimitBytes && $0.window == setting.window }),
-                  here.samples.count == seeds else { return nil }
+            guard let here = line.summary.candidate(like: setting), here.samples.count == seeds else { return nil }
             for seed in 0..<seeds { split[seed] += line.member.weight * here.samples[seed].stalls }
         }
         let singles = single.samples.map(\.weightedStalls)
