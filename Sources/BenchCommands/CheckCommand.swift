@@ -42,6 +42,9 @@ struct CheckCommand: ParsableCommand {
         let jobs = try self.jobs.checked()
         let rules = ComparisonRules.exactMatch(overrides: try tolerances.map { try Tolerance.parseSetting($0, source: "--tolerance") })
         let devices = profiles.isEmpty ? DeviceProfile.builtIn : try profiles.map { try DeviceProfile.named($0) }
+        // Every baseline is read before any profile runs: a missing one is refused at once, not
+        // after the profiles before it have been simulated and reported.
+        let baselines = try devices.map { try BaselineCheck.Baseline(profile: $0, resultsDirectory: results) }
 
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("feedbench-check-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
@@ -49,10 +52,10 @@ struct CheckCommand: ParsableCommand {
         defer { if !keepScratch { try? FileManager.default.removeItem(atPath: scratch) } }
 
         var differing: [String] = []
-        for device in devices {
+        for baseline in baselines {
+            let device = baseline.profile
             let profileStarted = DispatchTime.now()
-            let outcome = try BaselineCheck.run(profile: device, resultsDirectory: results, scratchDirectory: scratch,
-                                                rules: rules, jobs: jobs)
+            let outcome = try BaselineCheck.run(baseline, scratchDirectory: scratch, rules: rules, jobs: jobs)
             let comparison = outcome.comparison
             if comparison.fails {
                 differing.append(device.name)

@@ -52,6 +52,9 @@ struct SweepCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Network presets (wifi, dsl, lte, 3g, edge, very-bad, verizon-lte, tmobile-lte, att-lte-driving, tmobile-umts-driving) or network files.", valueName: "list"))
     var network: [String] = []
 
+    @Option(help: ArgumentHelp("A population's networks as the network axis (phones, tablets or a population JSON file, as bench run takes it): bench report ranks a built-in one's runs by its shares. Not with --network.", valueName: "name|file"))
+    var networks: String?
+
     @Option(help: ArgumentHelp("Memory-cache policies, with :key=value parameters.", valueName: "list"))
     var policy: [String] = []
 
@@ -103,6 +106,12 @@ struct SweepCommand: ParsableCommand {
         var flags = SweepGrid()
         flags.profiles = SweepGrid.values(profile, option: "--profile")
         flags.networks = SweepGrid.values(network, option: "--network")
+        if let networks {
+            guard network.isEmpty else {
+                throw InputError(source: "--networks", "expected --network or --networks, not both: a list of networks or a population's")
+            }
+            flags.networks = try PopulationFile.resolve(networks, option: "--networks").members.map { SweepGrid.Value($0.reference, source: networks) }
+        }
         flags.policies = SweepGrid.values(policy, option: "--policy")
         flags.presets = SweepGrid.values(preset, option: "--preset")
         flags.memoryLimits = SweepGrid.values(memoryLimit, option: "--memory-limit")

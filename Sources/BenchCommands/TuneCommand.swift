@@ -27,7 +27,8 @@ struct TuneCommand: ParsableCommand {
         as CSV. On a terminal, a progress bar on stderr shows the runs done.
 
         Defaults: policies lru, lfu, fifo, ttl:max-age=300; memory limits ¼, ½, 1 and 1½ × the \
-        profile's memory cache; windows 0, 5, 10, 20, 30, 50; 5 seeds.
+        profile's memory cache; windows 0, 5, 10, 20, 30, 50; 5 seeds; the profile's network \
+        (--networks tunes for a population of them, as bench run's main job answers).
 
         With --results, nothing is simulated: the candidates are the configurations in the \
         files (a bench sweep's output, merged shards, bench run's), each scored on the seed rows \
@@ -39,6 +40,7 @@ struct TuneCommand: ParsableCommand {
           bench tune --profile low-end
           bench tune --profile mid --memory-budget 150MB --objective stall_p95
           bench tune --profile low-end --policy lru,s3fifo,sieve --constraint requests<=700
+          bench tune --profile low-end --networks phones --seeds 3
           bench sweep --config sweep.yaml --out sweep.csv && bench tune --results sweep.csv --profile mid
 
         Docs: docs/tuning.md.
@@ -75,6 +77,9 @@ struct TuneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Network preset; default: the profile's.", valueName: "name"))
     var network: String?
 
+    @Option(help: ArgumentHelp("A population of networks to tune for (phones, tablets or a population JSON file, as bench run takes it): each candidate's stalls on every network, weighted by its share; the memory budget holds on each. Only with --objective stalls.", valueName: "name|file"))
+    var networks: String?
+
     @Option(parsing: .unconditional, help: "Seeds each finalist is scored on (seeds 1…N; at least 2; default 5).")
     var seeds: Int?
 
@@ -103,7 +108,13 @@ struct TuneCommand: ParsableCommand {
 
     func run() throws {
         let started = DispatchTime.now()
-        let objective = try TuneFigure.named(self.objective, among: TuneFigure.objectives, source: "--objective")
+        var objective = try TuneFigure.named(self.objective, among: TuneFigure.objectives, source: "--objective")
+        if networks != nil {
+            guard objective == .stalls else {
+                throw InputError(source: "--networks", "expected --objective stalls with a population (its stalls weighted by each network's share), found \(InputError.quote(objective.name))")
+            }
+            objective = .weightedStalls
+        }
         let report = try results.isEmpty ? simulate(objective: objective) : readResults(objective: objective)
         let destination = self.destination(for: report.profile)
         CommandOutput.createFolder(of: destination)
@@ -132,6 +143,10 @@ struct TuneCommand: ParsableCommand {
         var grid = SweepGrid()
         grid.profiles = [SweepGrid.Value(profile, source: "--profile")]
         grid.networks = network.map { [SweepGrid.Value($0, source: "--network")] } ?? []
+        let population = try networks.map { try self.population(of: $0) }
+        if let population {
+            grid.networks = population.members.map { SweepGrid.Value($0.reference, source: networks ?? "--networks") }
+        }
         grid.policies = SweepGrid.values(policy, option: "--policy")
         grid.presets = SweepGrid.values(preset, option: "--preset")
         grid.memoryLimits = SweepGrid.values(memoryLimit, option: "--memory-limit")
@@ -148,7 +163,7 @@ struct TuneCommand: ParsableCommand {
         grid.seeds = (1...seeds).map { SweepGrid.Value(String($0), source: "--seeds") }
         try session.apply(to: &grid.session)
 
-        let tuning = TuneSearch(space: try TuneSpace(plan: SweepPlan(grid)), criteria: try criteria(objective: objective, device: device))
+        let tuning = TuneSearch(space: try TuneSpace(plan: SweepPlan(grid), population: population), criteria: try criteria(objective: objective, device: device))
         let jobs = try self.jobs.checked()
         try OutputPath.check([.file(destination(for: device), option: "--out")])
         var bar = ProgressBar(label: "tune")
@@ -164,7 +179,7 @@ struct TuneCommand: ParsableCommand {
     func readResults(objective: TuneFigure) throws -> TuneReport {
         let shaping = [("--library", library.library != nil), ("--policy", !policy.isEmpty), ("--preset", !preset.isEmpty), ("--memory-limit", !memoryLimit.isEmpty),
                        ("--window", !window.isEmpty), ("--strategy", !strategy.isEmpty), ("--behavior", !behavior.isEmpty),
-                       ("--trace", !trace.isEmpty), ("--seeds", seeds != nil), ("--search", search != nil)]
+                       ("--trace", !trace.isEmpty), ("--seeds", seeds != nil), ("--search", search != nil), ("--networks", networks != nil)]
             .filter(\.1).map(\.0) + session.given
         if let option = shaping.first {
             throw InputError(source: "--results", "expected no \(option) with --results: the files' runs are what is scored (give it to bench sweep instead)")
@@ -191,6 +206,17 @@ struct TuneCommand: ParsableCommand {
         let ofLibrary = ImageLibrary.common(to: found.candidates.map(\.policy)) != nil
         return TuneReport(profile: tuned, criteria: try criteria(objective: objective, device: tuned, library: ofLibrary), candidates: found.candidates,
                           seeds: found.seeds.count, origin: "read from \(source), \(found.runs) runs")
+    }
+
+    /// The population `--networks` names, refused beside --network or --workload.
+    func population(of networks: String) throws -> NetworkPopulation {
+        if network != nil {
+            throw InputError(source: "--networks", "expected --network or --networks, not both: one network or a population")
+        }
+        if session.workload != nil {
+            throw InputError(source: "--networks", "expected no population with --workload (the workload brings its own network)")
+        }
+        return try PopulationFile.resolve(networks, option: "--networks")
     }
 
     /// The objective and every bound: the memory budget, no kill, each --constraint, and the

@@ -148,6 +148,15 @@ import Testing
              message: "--networks: expected a population (phones, tablets) or a readable population file, found \"commuters\""),
         Case(arguments: quickRun + ["--networks", "phones", "--network", "lte", "--out", "<folder>/r.csv"],
              message: "--networks: expected --network or --networks, not both: one network or a population"),
+        // bench tune over a population: its stalls weighted, the only objective that has a weight.
+        Case(arguments: ["tune", "--profile", "low-end", "--networks", "phones", "--objective", "display_p95", "--out", "<folder>/r.csv"],
+             message: "--networks: expected --objective stalls with a population (its stalls weighted by each network's share), found \"display_p95\""),
+        Case(arguments: ["tune", "--profile", "low-end", "--networks", "phones", "--network", "lte", "--out", "<folder>/r.csv"],
+             message: "--networks: expected --network or --networks, not both: one network or a population"),
+        Case(arguments: ["tune", "--results", "<folder>/t.csv", "--networks", "phones", "--out", "<folder>/r.csv"],
+             message: "--results: expected no --networks with --results: the files' runs are what is scored (give it to bench sweep instead)"),
+        Case(arguments: ["sweep", "--profile", "low-end", "--networks", "phones", "--network", "lte", "--out", "<folder>/r.csv"],
+             message: "--networks: expected --network or --networks, not both: a list of networks or a population's"),
     ]
 
     @Test(arguments: impossibleRequests + sizesWithoutAUnit + badHitchRatios + unwritableOutputs + fuzzFindings + populationRefusals)

@@ -41,6 +41,18 @@ import Testing
         if let scratch { try FileManager.default.removeItem(atPath: scratch) }
     }
 
+    /// Every profile's results are read before the first one runs: a folder holding only
+    /// low-end's is refused at once, with nothing on stdout, not after low-end has been simulated.
+    @Test func aMissingBaselineIsRefusedBeforeAnyProfileRuns() throws {
+        let folder = try BenchProcess.scratch()
+        try FileManager.default.copyItem(at: BenchProcess.results.appendingPathComponent("low-end.csv"),
+                                         to: folder.appendingPathComponent("low-end.csv"))
+        let result = try BenchProcess.run(["check", "low-end", "mid", "--results", folder.path])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(result.stderr == "bench: \(folder.path)/mid.csv: cannot open: No such file or directory\n", "\(result.stderr)")
+    }
+
     @Test(arguments: [
         (["check", "pixel"], "--profile: unknown profile \"pixel\""),
         (["check", "mid", "--results", "/nonexistent"], "/nonexistent/mid.csv: cannot open: No such file or directory"),

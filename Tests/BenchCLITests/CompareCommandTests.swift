@@ -98,11 +98,23 @@ import Testing
         #expect(result.stdout.contains("\n3 configurations compared on the gated checks:\n"))
     }
 
-    @Test func runsOfOtherSeedsAreRefusedSayingWhich() throws {
+    /// A configuration with fewer seeds on one side (a screened search ran the first only) is
+    /// compared on the seeds both ran, and the head says how many were; seeds with none in
+    /// common are refused.
+    @Test func fewerSeedsCompareOnTheSeedsBothRanAndOtherSeedsAreRefused() throws {
         let (path, text, folder) = try generate()
-        let new = try write(text.split(separator: "\n").filter { !$0.contains(",browser,3,") }.joined(separator: "\n") + "\n", to: folder)
-        expectRefusal(try BenchProcess.run(["compare", path, new]),
-                      startingWith: "\(new):2: expected the seeds of \(path):2 (1, 2, 3) for the same configuration, found 1, 2")
+        let lines = text.split(separator: "\n").map(String.init)
+        let fewer = try write(lines.filter { !($0.contains(",lru,") && $0.contains(",browser,3,")) }.joined(separator: "\n") + "\n", to: folder)
+        let compared = try BenchProcess.run(["compare", path, fewer])
+        #expect(compared.status == 0, "\(compared.stderr)")
+        #expect(compared.stdout.contains("\n2 configurations ran fewer seeds on one side (screened out): compared on the seeds both ran\n"),
+                "\(compared.stdout)")
+        #expect(compared.stdout.contains("\n4 configurations compared on the gated checks:\n"))
+        let renamed = lines.map { $0.replacingOccurrences(of: ",browser,1,", with: ",browser,7,").replacingOccurrences(of: ",browser,2,", with: ",browser,8,")
+            .replacingOccurrences(of: ",browser,3,", with: ",browser,9,") }
+        let other = try write(renamed.joined(separator: "\n") + "\n", to: folder, name: "other.csv")
+        expectRefusal(try BenchProcess.run(["compare", path, other]),
+                      startingWith: "\(other):2: expected a seed of \(path):2 (1, 2, 3) for the same configuration, found 7, 8, 9")
     }
 
     /// A file whose last row was cut off while it was written (here mid-number, so every row

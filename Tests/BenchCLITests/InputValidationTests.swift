@@ -202,7 +202,7 @@ import Testing
              outcome: .refused(": expected configurations also in <file>, found none in common (0 here, 0 there)")),
         Case(type: .results, inputClass: .wrongColumnCount,
              contents: text(resultsRows[0].joined(separator: ",") + "\n" + resultsRows[1].dropLast().joined(separator: ",") + "\n"),
-             outcome: .refused(":2: expected 42 fields as in the header, found 41")),
+             outcome: .refused(":2: expected 44 fields as in the header, found 43")),
         Case(type: .results, inputClass: .nonNumeric, contents: results(setting: "hit_rate", to: "abc"),
              outcome: .refused(":2: hit_rate: expected a rate from 0 to 1 with at most 6 decimals, found \"abc\"")),
         Case(type: .results, inputClass: .negative, contents: results(setting: "stalls", to: "-3"),

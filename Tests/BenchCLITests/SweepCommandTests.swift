@@ -37,6 +37,26 @@ import Glibc
         #expect(narrowed.stderr.contains("wrote \(b): 4 runs"))
     }
 
+    /// `--networks` is the population's networks as the network axis, in its order: the same
+    /// bytes as listing them, and `bench report` ranks them by the population's shares.
+    @Test func aPopulationIsItsNetworksInItsOrder() throws {
+        let folder = try BenchProcess.scratch()
+        let a = folder.appendingPathComponent("a.csv").path, b = folder.appendingPathComponent("b.csv").path
+        let common = ["sweep", "--profile", "low-end", "--policy", "lru", "--window", "0", "--behavior", "browser", "--duration", "5s"]
+        let population = try BenchProcess.run(common + ["--networks", "phones", "--out", a])
+        #expect(population.status == 0, "\(population.stderr)")
+        let listed = try BenchProcess.run(common + ["--network", "wifi,verizon-lte,tmobile-lte,att-lte-driving,tmobile-umts-driving", "--out", b])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let text = try String(contentsOfFile: a, encoding: .utf8)
+        #expect(text == (try String(contentsOfFile: b, encoding: .utf8)))
+        #expect(text.split(separator: "\n").dropFirst().map { $0.split(separator: ",")[1] }
+            == ["wifi", "verizon-lte", "tmobile-lte", "att-lte-driving", "tmobile-umts-driving"])
+        let page = folder.appendingPathComponent("r.html").path
+        let report = try BenchProcess.run(["report", a, "--out", page])
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(try String(contentsOfFile: page, encoding: .utf8).contains(" weighted stalls a seed (1 seed)"))
+    }
+
     @Test(arguments: [
         ("{\"profiles\": [\"low-end\"], \"windows\": \"0\"}", "sweep.json:1: windows: expected a list"),
         ("{\"profiles\": [\"low-end\"],\n \"polices\": [\"lru\"]}", "sweep.json:2: polices: unknown key"),

@@ -6,7 +6,10 @@
 /// describe how displays were served (`displays`, `memory_hits`, `disk_hits`, `inflight_hits`,
 /// `misses`) and `evictions` are informational: a policy change moves them without being
 /// better or worse (hit rates summarise the first ones), so `bench compare` leaves them out
-/// unless `--metrics` names them, and then never fails on them.
+/// unless `--metrics` names them, and then never fails on them. `stall_rate` and
+/// `stalls_per_minute` restate `stalls` for people (per display, per minute of scrolling): they
+/// have a direction, for `--metrics` and gate rules, but `bench compare` leaves them out by
+/// default, so that one change in stalls is not reported three times.
 public struct ResultMetric: Sendable, Equatable {
     /// How a column's cells are written.
     public enum Kind: Sendable, Equatable {
@@ -20,13 +23,15 @@ public struct ResultMetric: Sendable, Equatable {
         case milliseconds
         /// Milliseconds per second with 3 decimals (a hitch time ratio).
         case millisecondsPerSecond
+        /// Events per minute with 3 decimals (stalls a minute of scrolling).
+        case perMinute
 
         /// The decimals a cell may have; values are held as integers scaled by 10^decimals.
         public var decimals: Int {
             switch self {
             case .count, .bytes: 0
             case .rate: 6
-            case .milliseconds, .millisecondsPerSecond: 3
+            case .milliseconds, .millisecondsPerSecond, .perMinute: 3
             }
         }
 
@@ -37,6 +42,7 @@ public struct ResultMetric: Sendable, Equatable {
             case .bytes: " B"
             case .milliseconds: " ms"
             case .millisecondsPerSecond: " ms/s"
+            case .perMinute: " /min"
             }
         }
     }
@@ -90,11 +96,20 @@ public struct ResultMetric: Sendable, Equatable {
         ResultMetric("hitch_time_ms", .milliseconds, .lowerIsBetter, .percent(5)),
         ResultMetric("hitch_time_ratio_ms_per_s", .millisecondsPerSecond, .lowerIsBetter, .percent(5)),
         ResultMetric("longest_hitch_ms", .milliseconds, .lowerIsBetter, .percent(5)),
+        ResultMetric("stall_rate", .rate, .lowerIsBetter, .absolute(5_000), restatesStalls: true),  // half a point
+        ResultMetric("stalls_per_minute", .perMinute, .lowerIsBetter, .percent(5), restatesStalls: true),
     ]
+
+    /// The columns the fifth schema added, the last two (`RunResult.schema4Columns`): files
+    /// written before read them as absent, like an empty `first_image_ms`.
+    public static let addedInSchema5 = ["stall_rate", "stalls_per_minute"]
+
+    /// The figure columns of the fourth schema (and the third): `all` without `addedInSchema5`.
+    static let beforeSchema5 = all.filter { !addedInSchema5.contains($0.name) }
 
     /// The metrics `bench compare` compares when `--metrics` is not given: every one with a
     /// direction.
-    public static var compared: [ResultMetric] { all.filter { $0.direction != .informational } }
+    public static var compared: [ResultMetric] { all.filter { $0.direction != .informational && !$0.restatesStalls } }
 
     /// The metric named `name`, or an `InputError` from `source` listing the valid names.
     public static func named(_ name: String, source: String) throws -> ResultMetric {
@@ -119,11 +134,15 @@ public struct ResultMetric: Sendable, Equatable {
 
     /// Whether a cell may be empty: `first_image_ms` of a run that never showed an image.
     public let mayBeEmpty: Bool
+    /// Whether the column restates `stalls` (per display, per minute): compared only when named.
+    public let restatesStalls: Bool
 
     /// The value of an empty cell (`mayBeEmpty`): below every real value, which are all ≥ 0.
     public static let absent: Int64 = -1
 
-    init(_ name: String, _ kind: Kind, _ direction: Direction, _ defaultTolerance: Tolerance? = nil, mayBeEmpty: Bool = false) {
+    init(_ name: String, _ kind: Kind, _ direction: Direction, _ defaultTolerance: Tolerance? = nil, mayBeEmpty: Bool = false,
+         restatesStalls: Bool = false) {
+        self.restatesStalls = restatesStalls
         self.name = name
         self.kind = kind
         self.direction = direction
@@ -174,6 +193,7 @@ public struct ResultMetric: Sendable, Equatable {
         case .rate: "a rate from 0 to 1 with at most 6 decimals"
         case .milliseconds: "a non-negative number of milliseconds with at most 3 decimals" + (mayBeEmpty ? " (or empty)" : "")
         case .millisecondsPerSecond: "a non-negative number of milliseconds per second with at most 3 decimals"
+        case .perMinute: "a non-negative number a minute with at most 3 decimals"
         }
     }
 

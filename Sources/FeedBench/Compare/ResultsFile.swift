@@ -1,6 +1,8 @@
 /// A results CSV read back and checked for comparison: the header must be the results schema
-/// (`RunResult.columns`, in order, or the third schema's, without `http`, whose rows read with an
-/// empty HTTP version; files of the first two are refused as such), every
+/// (`RunResult.columns`, in order), the fourth schema's (without `stall_rate` and
+/// `stalls_per_minute`: `ResultMetric.addedInSchema5` says how its rows read) or the third's
+/// (also without `http`: its rows read with an empty HTTP version); files of the first two are
+/// refused as such. Every
 /// figure cell must be a number in its column's form (or empty where it may be),
 /// and no two rows may share an identity. Each refusal names the file and line.
 public struct ResultsFile: Sendable {
@@ -28,6 +30,9 @@ public struct ResultsFile: Sendable {
     /// Whether its rows say their HTTP version (files of the third schema do not).
     public let hasHTTPColumn: Bool
 
+    /// The results schemas still read, newest first: their columns (without the sweep's).
+    static let schemas = [RunResult.columns, RunResult.schema4Columns, RunResult.schema3Columns]
+
     /// Reads and checks the results CSV at `path`. A file whose last row has no line end was cut
     /// off while it was written (a run killed mid-write, a copy stopped short): it is refused, as
     /// `bench merge` refuses a shard so cut.
@@ -43,16 +48,17 @@ public struct ResultsFile: Sendable {
     /// Checks a parsed table against the results schema.
     public init(_ table: CSVTable) throws {
         path = table.source
-        try Self.checkHeader(table.header, source: table.source)
-        hasHTTPColumn = table.header.fields.contains("http")
-        isSweep = table.header.fields.count > (hasHTTPColumn ? RunResult.columns : RunResult.schema3Columns).count
+        let schema = try Self.checkHeader(table.header, source: table.source)
+        hasHTTPColumn = schema.contains("http")
+        isSweep = table.header.fields.count > schema.count
+        let addsSchema5 = !schema.contains(ResultMetric.addedInSchema5[0])
         var firstLine: [[String]: Int] = [:]
         var rows: [Row] = []
         rows.reserveCapacity(table.records.count)
         for record in table.records {
             var record = record
             if !hasHTTPColumn { record.fields.insert("", at: RunResult.identityIndex("http")) }
-            let row = try Self.row(record, isSweep: isSweep, source: path)
+            let row = try Self.row(record, isSweep: isSweep, before5: addsSchema5, source: path)
             if let earlier = firstLine[row.identity] {
                 throw InputError(source: path, line: record.line,
                                  "expected one row per identity (\(RunResult.identityColumns.joined(separator: ", "))), found the identity of line \(earlier) again")
@@ -64,19 +70,23 @@ public struct ResultsFile: Sendable {
     }
 
     /// One record of a results file whose header is checked: its identity, its figures in
-    /// their columns' forms and, in a sweep file, its placement. O(fields).
-    static func row(_ record: CSVTable.Record, isSweep: Bool, source path: String) throws -> Row {
+    /// their columns' forms and, in a sweep file, its placement. `before5`: the file is of the
+    /// fourth schema or the third (its `http` cell already in place), without the columns the
+    /// fifth added, which read as `ResultMetric.absent`. O(fields).
+    static func row(_ record: CSVTable.Record, isSweep: Bool, before5: Bool = false, source path: String) throws -> Row {
         let identityCount = RunResult.identityColumns.count
         let identity = Array(record.fields.prefix(identityCount))
+        let metrics = before5 ? ResultMetric.beforeSchema5 : ResultMetric.all
         var values: [Int64] = []
         values.reserveCapacity(ResultMetric.all.count)
-        for (metric, cell) in zip(ResultMetric.all, record.fields.dropFirst(identityCount)) {
+        for (metric, cell) in zip(metrics, record.fields.dropFirst(identityCount)) {
             guard let value = metric.parse(Substring(cell)) else {
                 throw InputError(source: path, line: record.line, field: metric.name,
                                  "expected \(metric.expectedCell), found \(InputError.quote(cell))")
             }
             values.append(value)
         }
+        if before5 { values += ResultMetric.addedInSchema5.map { _ in ResultMetric.absent } }
         var placement: SweepTable.Placement?
         if isSweep {
             let cells = record.fields.suffix(2)
@@ -108,12 +118,13 @@ public struct ResultsFile: Sendable {
         return rows
     }
 
-    /// Refuses a header that is not `RunResult.columns` (or the third schema's), naming the
-    /// first column that differs from the schema it is nearer to (with `http` or without).
-    static func checkHeader(_ header: CSVTable.Record, source: String) throws {
+    /// The schema of `header` (one of `schemas`, without the sweep's columns), or a refusal
+    /// naming the first column that differs from the current schema (with `http` or without).
+    @discardableResult
+    static func checkHeader(_ header: CSVTable.Record, source: String) throws -> [String] {
         let found = header.fields
+        if let schema = schemas.first(where: { found == $0 || found == $0 + SweepTable.columns.suffix(2) }) { return schema }
         let expected = found.contains("http") ? RunResult.columns : RunResult.schema3Columns
-        guard found != expected, found != expected + SweepTable.columns.suffix(2) else { return }
         func refuse(_ message: String) -> InputError {
             InputError(source: source, line: header.line, "expected the results columns as bench run writes them; \(message)")
         }

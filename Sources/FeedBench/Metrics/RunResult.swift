@@ -69,6 +69,7 @@ public struct RunResult: Sendable, Equatable {
         "peak_memory_bytes", "mean_memory_bytes", "memory_warnings", "jetsam_kills", "evictions",
         "reshown_viewed",
         "frames", "frames_late", "hitch_time_ms", "hitch_time_ratio_ms_per_s", "longest_hitch_ms",
+        "stall_rate", "stalls_per_minute",
     ]
 
     /// The header of results files written before the display-latency columns (schema 1: stall
@@ -83,7 +84,11 @@ public struct RunResult: Sendable, Equatable {
     /// The header of results files written before the `http` column (schema 3, until
     /// 2026-12-01): read still, their rows' HTTP version unknown (empty), so that `bench
     /// compare` joins them to newer rows without it.
-    public static let schema3Columns = columns.filter { $0 != "http" }
+    public static let schema3Columns = schema4Columns.filter { $0 != "http" }
+
+    /// The header of results files written before `stall_rate` and `stalls_per_minute` (schema
+    /// 4, until 2026-12-02): read still (`ResultMetric.addedInSchema5` says how).
+    public static let schema4Columns = columns.filter { !ResultMetric.addedInSchema5.contains($0) }
 
     /// The identity columns: two rows with equal values here describe the same experiment.
     public static let identityColumns = Array(columns.prefix(11))
@@ -133,8 +138,15 @@ public struct RunResult: Sendable, Equatable {
                 String(apiRequests), String(imageRequests), String(cancelledRequests), String(wastedPrefetches),
                 String(bytesDownloaded),
                 String(peakMemoryBytes), String(meanMemoryBytes), String(memoryWarnings), String(jetsamKills),
-                String(evictions), String(reshownViewed)] + frameCells
+                String(evictions), String(reshownViewed)] + frameCells + [stallRate, stallsPerMinute]
     }
+
+    /// stalls / displays: the share of displays that waited for their image.
+    public var stallRate: String { FixedPoint.ratio(Int64(stalls.count), Int64(displays), decimals: 6) }
+
+    /// Stalls per minute the feed scrolled (`frames.scrollingTime`), 3 decimals; 0 when it never
+    /// scrolled.
+    public var stallsPerMinute: String { FixedPoint.ratio(Int64(stalls.count) * 60_000_000_000, frames.scrollingTime, decimals: 3) }
 
     /// The frame columns' cells.
     var frameCells: [String] {

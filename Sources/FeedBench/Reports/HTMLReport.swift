@@ -125,7 +125,7 @@ public enum HTMLReport {
         }
         let ties = decision.equivalentCount - 1
         return "Recommended: \(best.policy), memory cache \(FixedPoint.mebibytes(best.memoryLimitBytes)), prefetch window \(best.window) — "
-            + "\(decision.stalls(best)), \(decision.latencyAndPeak(best)). "
+            + "\(decision.stalls(best)), \(decision.latencyAndPeak(best)); \(decision.waits(best)). "
             + (ties == 0 ? "No other configuration is within the seeds' noise of its stalls."
                 : "\(ties) other configuration\(ties == 1 ? " ties" : "s tie") with it within the seeds' noise (dashed in the maps); "
                     + "of those \(ties + 1) it has the smallest memory cache, then the fewest bytes downloaded.")
@@ -159,10 +159,17 @@ public enum HTMLReport {
     }
 
     static let count: @Sendable (Int64) -> String = { String($0) }
-    static let percent: @Sendable (Int64) -> String = { FixedPoint.ratio($0, 10_000, decimals: 1) + " %" }
-    /// An empty cell (`ResultMetric.absent`) is written `—`.
-    static let milliseconds: @Sendable (Int64) -> String = { $0 == ResultMetric.absent ? "—" : FixedPoint.ratio($0, 1000, decimals: 1) + " ms" }
+    static let percent = unlessAbsent { FixedPoint.ratio($0, 10_000, decimals: 1) + " %" }
+    static let milliseconds = unlessAbsent { FixedPoint.ratio($0, 1000, decimals: 1) + " ms" }
     static let mebibytes: @Sendable (Int64) -> String = { FixedPoint.mebibytes($0) }
+    /// Stalls a minute of scrolling, one decimal.
+    static let perMinute = unlessAbsent { FixedPoint.ratio($0, 1000, decimals: 1) }
+
+    /// `format`, with an empty cell (`ResultMetric.absent`: no image shown, or a column the
+    /// file was written before) as `—`.
+    static func unlessAbsent(_ format: @escaping @Sendable (Int64) -> String) -> @Sendable (Int64) -> String {
+        { $0 == ResultMetric.absent ? "—" : format($0) }
+    }
 
     static let columns: [Column] = [
         identity("profile", "profile"), identity("network", "network"), identity("policy", "policy"),
@@ -172,7 +179,8 @@ public enum HTMLReport {
         figure("hit rate", "hit_rate", percent), figure("memory hits", "memory_hit_rate", percent),
         figure("display p50", "display_latency_ms_p50", milliseconds), figure("display p95", "display_latency_ms_p95", milliseconds),
         figure("display p99", "display_latency_ms_p99", milliseconds),
-        figure("stalls", "stalls", count), figure("stall p50", "stall_ms_p50", milliseconds),
+        figure("stalls", "stalls", count), figure("waited", "stall_rate", percent), figure("stalls/min", "stalls_per_minute", perMinute),
+        figure("stall p50", "stall_ms_p50", milliseconds),
         figure("stall p95", "stall_ms_p95", milliseconds), figure("stall p99", "stall_ms_p99", milliseconds),
         figure("first image", "first_image_ms", milliseconds), figure("API calls", "api_requests", count),
         figure("image requests", "image_requests", count), figure("downloaded", "bytes_downloaded", mebibytes),

@@ -23,6 +23,9 @@ struct ProfileDecision {
     let workloads: String
     /// Each candidate's place in `ranking`, by its number.
     private let places: [Int: Int]
+    /// The ranking as `bench run` prints it, for a built-in profile: its figures (weighted over
+    /// a population) and the waits by session.
+    let summary: MatrixSummary?
 
     init(name: String, rows: [ReportRows.Row]) {
         self.name = name
@@ -34,7 +37,9 @@ struct ProfileDecision {
             let summary = MatrixSummary(profile: profile, runs: runs, maxHitchRatio: library.map { _ in ImageLibrary.maxHitchRatio },
                                         population: population ?? nil)
             (criteria, ranking, equivalentCount, seeds) = (summary.criteria, summary.ranking, summary.equivalentCount, summary.seeds)
+            self.summary = summary
         } else {
+            summary = nil
             let candidates = MatrixSummary.candidates(runs)
             criteria = TuneCriteria(objective: .stalls, constraints: [])
             (ranking, equivalentCount) = criteria.ranking(candidates)
@@ -79,10 +84,22 @@ struct ProfileDecision {
     var seedsText: String { seeds == 1 ? "1 seed" : "\(seeds) seeds" }
 
     /// `candidate`'s stalls, mean and spread: `6.7 stalls a seed (6–7 over 3 seeds)`, or
-    /// `4 stalls a seed (1 seed)`.
+    /// `4 stalls a seed (1 seed)`; over a population `107.3 weighted stalls a seed (102.7–116
+    /// over 3 seeds)`, the objective `bench run` ranks by.
     func stalls(_ candidate: TuneCandidate) -> String {
-        let stalls = candidate.spread(.stalls)
-        return "\(TuneFigure.stalls.format(stalls.mean)) stalls a seed (\(seeds == 1 ? "" : "\(stalls.min)–\(stalls.max) over ")\(seedsText))"
+        let weighted = summary?.population != nil
+        let (mean, range) = summary?.spread(candidate) ?? {
+            let stalls = candidate.spread(.stalls)
+            return (TuneFigure.stalls.format(stalls.mean), "\(stalls.min)–\(stalls.max)")
+        }()
+        return "\(mean) \(weighted ? "weighted " : "")stalls a seed (\(seeds == 1 ? "" : "\(range) over ")\(seedsText))"
+    }
+
+    /// How often `candidate`'s displays waited, as `bench run` says it: `17.5 % of displays
+    /// waited, 36.2 stalls a minute of scrolling; by session: browser 4.0 % (3.4/min), …`; empty
+    /// for a profile that is not built in.
+    func waits(_ candidate: TuneCandidate) -> String {
+        summary.map { $0.sessionLines(candidate).joined(separator: "; ") } ?? ""
     }
 
     /// `candidate`'s mean display-latency p95 and peak memory: `display-latency p95 0.0 ms,

@@ -21,7 +21,10 @@ public enum SweepMerge {
 
         init(path: String) throws {
             stream = try CSVRecordStream(path: path, finalLineEndRequired: true)
-            try ResultsFile.checkHeader(stream.header, source: path)
+            let schema = try ResultsFile.checkHeader(stream.header, source: path)
+            guard schema == RunResult.columns else {
+                throw InputError(source: path, line: 1, "expected the sweep columns this bench writes, found an older results schema's (without \(ResultMetric.addedInSchema5.joined(separator: ", "))): merge shards of one bench, re-running these")
+            }
             guard stream.header.fields == SweepTable.columns else {
                 throw InputError(source: path, line: 1, "expected a sweep results file (ending with the columns sweep_run, sweep_grid), found the columns bench run writes")
             }

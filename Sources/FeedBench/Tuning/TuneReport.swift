@@ -122,7 +122,8 @@ public struct TuneReport: Sendable {
             return (lines + agreement).joined(separator: "\n") + "\n"
         }
         lines.append("Recommended: \(best.policy), memory cache \(FixedPoint.cacheLimit(best.memoryLimitBytes)), prefetch window \(best.window)\(best.strategy == "cacheFirst" ? "" : ", strategy \(best.strategy)")")
-        for figure in [TuneFigure.stalls, .stallP95, .peakMemory, .requests] {
+        let figures = [TuneFigure.stalls, .stallP95, .peakMemory, .requests]
+        for figure in figures.contains(criteria.objective) ? figures : [criteria.objective] + figures {
             let spread = best.spread(figure)
             lines.append("  \(figure.name) mean \(figure.format(spread.mean)), min \(figure.format(Double(spread.min))), max \(figure.format(Double(spread.max))) over \(best.samples.count) seed\(best.samples.count == 1 ? "" : "s")")
         }

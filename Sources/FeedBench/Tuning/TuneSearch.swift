@@ -1,29 +1,54 @@
 /// What `bench tune` chooses among on one profile: every (cache setup, memory limit, window,
-/// strategy) of a single-profile, single-network plan is a candidate, scored on every workload
-/// of the plan for each seed.
+/// strategy) of a single-profile plan is a candidate, scored on every workload of the plan for
+/// each seed. A plan of one network scores each workload as it is; over a population of
+/// networks (`--networks`), a workload is a (network, behaviour or trace) pair, its figures
+/// weighted by the network's share (`TuneSample.add(_:weight:)`), as the main job ranks them.
 public struct TuneSpace: Sendable {
     public let plan: SweepPlan
+    /// Each of the plan's networks' weight, in plan order (`NetworkPopulation.wholeWeight` for
+    /// the one network without a population).
+    let networkWeights: [Int64]
 
-    /// Refuses plans with more than one profile, network or disk limit.
-    public init(plan: SweepPlan) throws {
-        guard plan.profiles.count == 1, plan.networks.count == 1, plan.diskLimits.count == 1 else {
-            throw InputError(source: "tune", "expected one profile, one network and one disk limit to tune for")
+    /// Refuses plans with more than one profile or disk limit, and more than one network
+    /// without a `population` holding each of them.
+    public init(plan: SweepPlan, population: NetworkPopulation? = nil) throws {
+        guard plan.profiles.count == 1, plan.diskLimits.count == 1, plan.networks.count == 1 || population != nil else {
+            throw InputError(source: "tune", "expected one profile, one network (or a population of them) and one disk limit to tune for")
         }
         self.plan = plan
+        guard let population else {
+            networkWeights = [NetworkPopulation.wholeWeight]
+            return
+        }
+        let weights = population.weights
+        networkWeights = try plan.networks.map { network in
+            guard let name = network?.name, let weight = weights[name] else {
+                throw InputError(source: "tune", "expected the population's networks, found \(InputError.quote(network?.name ?? "the profile's own")) outside it")
+            }
+            return weight
+        }
     }
 
     /// Candidates: caches × memory limits × windows × strategies.
     public var candidateCount: Int { plan.caches.count * plan.memoryLimits.count * plan.windows.count * plan.strategies.count }
-    var workloadCount: Int { plan.workloads[0].count }
+    /// Behaviours and traces on each network.
+    var workloadsPerNetwork: Int { plan.workloads[0].count }
+    /// What a candidate is scored on for each seed: every network's workloads.
+    var workloadCount: Int { networkWeights.count * workloadsPerNetwork }
     var seedCount: Int { plan.seeds.count }
 
+    /// The weight of `workload`'s figures: its network's. O(1).
+    func weight(ofWorkload workload: Int) -> Int64 { networkWeights[workload / workloadsPerNetwork] }
+
     /// The plan index of `candidate`'s run on `workload` and seed number `seed`: the plan's
-    /// axes are caches, memory limits, windows, workloads, strategies, seeds (outer to inner;
-    /// the single-valued ones drop out).
+    /// axes are networks, caches, memory limits, windows, workloads, strategies, seeds (outer to
+    /// inner; the single-valued ones drop out). O(1).
     func runIndex(candidate: Int, workload: Int, seed: Int) -> Int {
+        let (network, own) = workload.quotientAndRemainder(dividingBy: workloadsPerNetwork)
         let strategy = candidate % plan.strategies.count
         let outer = candidate / plan.strategies.count  // (cache, memory limit, window)
-        return ((outer * workloadCount + workload) * plan.strategies.count + strategy) * seedCount + seed
+        let perNetwork = candidateCount * workloadsPerNetwork * seedCount
+        return network * perNetwork + ((outer * workloadsPerNetwork + own) * plan.strategies.count + strategy) * seedCount + seed
     }
 
     /// A candidate's first run, for its identity columns.
@@ -98,7 +123,7 @@ public struct TuneSearch: Sendable {
             var sample = TuneSample()
             _ = try SweepRunner.run(count: work.count, jobs: jobs, configuration: { space.plan.configuration(at: indices[$0]) },
                                     progress: { progress(runs + $0, expected) }) { position, result in
-                sample.add(result.metricValues)
+                sample.add(result.metricValues, weight: space.weight(ofWorkload: work[position].workload))
                 if work[position].workload == space.workloadCount - 1 {
                     candidates[work[position].candidate].samples.append(sample)
                     sample = TuneSample()

@@ -34,7 +34,7 @@ import Testing
             == "new.csv:1: expected the results columns as bench run writes them; column 14 should be \"disk_hits\", found \"diskhits\"")
         #expect(refusal("profile,network\nlow-end,lte\n")?.hasPrefix("new.csv:1: expected the results columns as bench run writes them; found 2 columns, without \"policy\", ") == true)
         #expect(refusal(RunResult.csvHeader + ",extra\n")
-            == "new.csv:1: expected the results columns as bench run writes them; found 43 columns, 42 expected, with \"extra\" after the last")
+            == "new.csv:1: expected the results columns as bench run writes them; found 45 columns, 44 expected, with \"extra\" after the last")
     }
 
     /// A file written before the `http` column (the third schema:
@@ -53,6 +53,30 @@ import Testing
         let http2 = try ResultsFixtures.file(ResultsFixtures.lowEndText.replacingOccurrences(of: ",1.1,", with: ",2,"))
         let apart = ResultsComparison.files(base: newer, new: http2, rules: .exactMatch()).groups[0]
         #expect(apart.rows.isEmpty && apart.onlyInBase.count == 48 && apart.onlyInNew.count == 48)
+    }
+
+    /// A file written before `stall_rate` and `stalls_per_minute` (the fourth schema:
+    /// `Tests/Fixtures/low-end-48.csv` as it was written) reads with both absent, its other
+    /// figures where they were; the same runs written now carry them, and compare unchanged on
+    /// every other column.
+    @Test func aFileOfTheFourthSchemaReadsTheColumnsItLacksAsAbsent() throws {
+        let old = try ResultsFixtures.lowEnd()
+        #expect(ResultsFixtures.lowEndText.hasPrefix(RunResult.schema4Columns.joined(separator: ",") + "\n"))
+        let added = ResultMetric.addedInSchema5.map { name in ResultMetric.all.firstIndex { $0.name == name }! }
+        #expect(added == [ResultMetric.all.count - 2, ResultMetric.all.count - 1], "the new columns come last")
+        #expect(old.rows.allSatisfy { row in added.allSatisfy { row.values[$0] == ResultMetric.absent } })
+        // Rewritten in the fifth schema, with the stall rate each row's stalls / displays.
+        let stalls = ResultMetric.all.firstIndex { $0.name == "stalls" }!, displays = ResultMetric.all.firstIndex { $0.name == "displays" }!
+        let lines = ResultsFixtures.lowEndText.split(separator: "\n").enumerated().map { index, line in
+            index == 0 ? RunResult.csvHeader : line + "," + FixedPoint.ratio(old.rows[index - 1].values[stalls], old.rows[index - 1].values[displays], decimals: 6) + ",1.500"
+        }
+        let newer = try ResultsFixtures.file(lines.joined(separator: "\n") + "\n")
+        #expect(newer.rows.contains { $0.values[added[0]] > 0 } && newer.rows.allSatisfy { $0.values[added[1]] == 1_500 })
+        let others = ComparisonRules.regressions(metrics: ResultMetric.beforeSchema5)
+        #expect(ResultsComparison.files(base: old, new: newer, rules: others).groups[0].rows.allSatisfy { $0.verdict == .unchanged })
+        #expect(!ResultMetric.compared.contains { ResultMetric.addedInSchema5.contains($0.name) }, "bench compare leaves them out by default")
+        #expect(refusal(lines[0] + "\n" + lines[1].replacingOccurrences(of: ",1.500", with: ",") + "\n")?.contains(":2: stalls_per_minute: expected a non-negative number a minute") == true,
+                "a file of this schema must fill them")
     }
 
     @Test func refusesAFileOfTheFirstSchemaSayingWhy() {

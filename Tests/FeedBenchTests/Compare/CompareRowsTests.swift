@@ -99,7 +99,7 @@ import Testing
         #expect(evictions.fails && moved(evictions)[0].verdict == .changed)
         let relaxed = ComparisonRules.exactMatch(overrides: [try Tolerance.parseSetting("evictions=1", source: "t")])
         #expect(try !compare(ResultsFixtures.editing(text, line: 4, column: "evictions", to: "1"), rules: relaxed).fails)
-        #expect(ComparisonRules.exactMatch().metrics.count == 31)
+        #expect(ComparisonRules.exactMatch().metrics.count == 33)
     }
 
     @Test func labelsNameOnlyTheIdentityColumnsThatVary() throws {

@@ -48,7 +48,8 @@ import Testing
         let column = { (name: String) in RunResult.identityColumns.firstIndex(of: name)! }
         return MatrixSummary(profile: .lowEnd, runs: file.rows.filter { !$0.isAggregate }.map { row in
             MatrixSummary.Run(policy: row.identity[column("policy")], memoryLimitBytes: Int64(row.identity[column("memory_limit_bytes")])!,
-                              window: row.identity[column("prefetch_window")], seed: row.identity[column("seed")], values: row.values)
+                              window: row.identity[column("prefetch_window")], seed: row.identity[column("seed")], values: row.values,
+                              network: row.identity[column("network")], trace: row.identity[column("trace")])
         })
     }
 
@@ -216,7 +217,8 @@ import Testing
         #expect(ties > 1)
         #expect(text == "Recommended: \(best.policy), memory cache \(FixedPoint.mebibytes(best.memoryLimitBytes)), prefetch window \(best.window) — "
             + "\(TuneFigure.stalls.format(stalls.mean)) stalls a seed (\(stalls.min)–\(stalls.max) over 3 seeds), display-latency p95 "
-            + "\(TuneFigure.displayP95.format(best.spread(.displayP95).mean)), peak memory \(FixedPoint.mebibytes(Int64(best.spread(.peakMemory).mean.rounded()))). "
+            + "\(TuneFigure.displayP95.format(best.spread(.displayP95).mean)), peak memory \(FixedPoint.mebibytes(Int64(best.spread(.peakMemory).mean.rounded()))); "
+            + "\(summary.sessionLines(best).joined(separator: "; ")). "
             + "\(ties) other configurations tie with it within the seeds' noise (dashed in the maps); of those \(ties + 1) it has the smallest "
             + "memory cache, then the fewest bytes downloaded.")
     }
@@ -297,7 +299,7 @@ import Testing
         let table = try #require(page.all("table", class: "sortable").first)
         #expect(table.all("tr").count == 1 + 864)
         let headers = table.all("th").map(\.allText)
-        let percentiles = ["display p50", "display p95", "display p99", "stalls", "stall p50", "stall p95", "stall p99", "first image"]
+        let percentiles = ["display p50", "display p95", "display p99", "stalls", "waited", "stalls/min", "stall p50", "stall p95", "stall p99", "first image"]
         let start = try #require(headers.firstIndex(of: "display p50"))
         #expect(Array(headers[start..<start + percentiles.count]) == percentiles)
         #expect(table.all("th").filter { percentiles.contains($0.allText) }.allSatisfy { $0.attributes["data-type"] == "number" })
@@ -305,6 +307,9 @@ import Testing
         #expect(firstRow.count == headers.count)
         let absent = firstRow[headers.firstIndex(of: "first image")!]
         #expect(absent.allText == "—" && absent.attributes["data-v"] == "-1", "an empty first_image_ms is no time, sorted first")
+        for written in ["waited", "stalls/min"] {
+            #expect(firstRow[headers.firstIndex(of: written)!].allText == "—", "a file of the fourth schema has no \(written)")
+        }
         // The first run's p95 as the results file has it, shown to a tenth of a millisecond.
         let p95 = try #require(Double(lines[1][RunResult.columns.firstIndex(of: "display_latency_ms_p95")!]))
         #expect(firstRow[headers.firstIndex(of: "display p95")!].allText == String(format: "%.1f ms", p95))

@@ -105,3 +105,41 @@ import Testing
         #expect(reports.last?.done == outcome.runs && reports.last?.expected == outcome.runs)
     }
 }
+
+/// `bench tune --networks`: over a population each network's runs count by its share, so the
+/// search ranks exactly as the main job's summary ranks the same runs.
+@Suite struct TunePopulationTests {
+    @Test func overAPopulationEachNetworkCountsByItsShareAsTheMainJobRanks() throws {
+        let population = try #require(try NetworkPopulation.builtIn(named: "phones", source: "test"))
+        var grid = SweepGrid()
+        grid.profiles = [SweepGrid.Value("low-end", source: "test")]
+        grid.networks = population.members.map { SweepGrid.Value($0.reference, source: "test") }
+        grid.policies = ["lru", "fifo"].map { SweepGrid.Value($0, source: "test") }
+        grid.windows = ["0", "20"].map { SweepGrid.Value($0, source: "test") }
+        grid.seeds = ["1", "2"].map { SweepGrid.Value($0, source: "test") }
+        grid.session.duration = 10_000_000_000
+        let plan = try SweepPlan(grid)
+        let criteria = MatrixSummary.criteria(for: .lowEnd, weighted: true)
+        let outcome = try TuneSearch(space: TuneSpace(plan: plan, population: population), criteria: criteria).run(method: .exhaustive, jobs: 2)
+        #expect(outcome.runs == plan.configurations.count && outcome.runs == 5 * 2 * 2 * 2 * 2)
+
+        let summary = MatrixSummary(profile: .lowEnd, results: try RunBatch.run(plan.configurations, jobs: 2), population: population)
+        let (ranked, _) = criteria.ranking(outcome.candidates)
+        #expect(ranked.map { [$0.policy, $0.window] } == summary.ranking.map { [$0.policy, $0.window] })
+        #expect(ranked.map { $0.spread(.weightedStalls).mean } == summary.ranking.map { $0.spread(.weightedStalls).mean })
+        // Not the plain sum: the networks' shares moved the stalls.
+        #expect(ranked.contains { $0.spread(.weightedStalls).mean != $0.spread(.stalls).mean * Double(NetworkPopulation.wholeWeight) })
+    }
+
+    @Test func severalNetworksWithoutAPopulationAreRefused() throws {
+        var grid = SweepGrid()
+        grid.profiles = [SweepGrid.Value("low-end", source: "test")]
+        grid.networks = ["wifi", "lte"].map { SweepGrid.Value($0, source: "test") }
+        #expect(throws: InputError.self) { try TuneSpace(plan: SweepPlan(grid)) }
+        let other = try #require(try NetworkPopulation.builtIn(named: "tablets", source: "test"))
+        grid.networks.append(SweepGrid.Value("3g", source: "test"))
+        #expect {
+            try TuneSpace(plan: SweepPlan(grid), population: other)
+        } throws: { "\($0)".contains("expected the population's networks, found \"") }
+    }
+}

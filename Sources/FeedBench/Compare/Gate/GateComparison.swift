@@ -130,8 +130,11 @@ public struct GateComparison: Sendable {
     public let basePath: String
     public let newPath: String
     public let rules: GateRules
-    /// The seeds every configuration ran, in the base's order.
+    /// The seeds of the base, in its order.
     public let seeds: [String]
+    /// Pairs compared on the seeds both sides ran, because one side ran fewer (a screened
+    /// search runs its first seed only for the configurations it screens out).
+    public let onCommonSeeds: Int
     /// The identity columns each file holds one value of, another in each: what changed.
     public let conditions: [(column: String, base: String, new: String)]
     /// Identity columns (but the seed) with one value in every configuration of both, with it.
@@ -150,8 +153,10 @@ public struct GateComparison: Sendable {
         answers.contains { $0.verdict == .worse } || (!rules.answerOnly && pairs.contains { $0.gatedVerdict == .worse })
     }
 
-    /// Compares `new` with `base`. Throws when a configuration's seeds differ between them
-    /// (both must have run the same ones), or no configuration is in both. O(rows).
+    /// Compares `new` with `base`. A configuration that ran more seeds on one side than on the
+    /// other (a screened main job ran seed 1 only for the configurations it screened out, and two
+    /// versions screen out different ones) is compared on the seeds both ran. Throws when a
+    /// configuration's seeds have none in common, or no configuration is in both. O(rows).
     public static func files(base: ResultsFile, new: ResultsFile, rules: GateRules) throws -> GateComparison {
         let conditions = changedColumns(base, new)
         let ignored = Set(conditions.map(\.index))
@@ -159,6 +164,7 @@ public struct GateComparison: Sendable {
         var pairs: [Pair] = []
         var onlyInBase: [(identity: [String], line: Int)] = []
         var matched = Set<Int>()
+        var onCommonSeeds = 0
         for configuration in mine.configurations {
             guard let place = theirs.index[mine.key(configuration)] else {
                 onlyInBase.append((configuration.identity, configuration.line))
@@ -166,11 +172,17 @@ public struct GateComparison: Sendable {
             }
             matched.insert(place)
             let other = theirs.configurations[place]
-            guard Set(other.seeds) == Set(configuration.seeds) && other.seeds.count == configuration.seeds.count else {
+            let common = Set(configuration.seeds).intersection(other.seeds)
+            guard !common.isEmpty else {
                 throw InputError(source: new.path, line: other.line,
-                                 "expected the seeds of \(base.path):\(configuration.line) (\(configuration.seeds.joined(separator: ", "))) for the same configuration, found \(other.seeds.joined(separator: ", ")): compare runs of the same seeds")
+                                 "expected a seed of \(base.path):\(configuration.line) (\(configuration.seeds.joined(separator: ", "))) for the same configuration, found \(other.seeds.joined(separator: ", ")): compare runs of the same seeds")
             }
-            pairs.append(pair(configuration, other, rules: rules))
+            if common.count == configuration.seeds.count && common.count == other.seeds.count {
+                pairs.append(pair(configuration, other, rules: rules))
+            } else {
+                pairs.append(pair(configuration.restricted(to: common), other.restricted(to: common), rules: rules))
+                onCommonSeeds += 1
+            }
         }
         guard !pairs.isEmpty else {
             throw InputError(source: base.path, "expected configurations also in \(new.path), found none in common (\(mine.configurations.count) here, \(theirs.configurations.count) there)")
@@ -179,7 +191,7 @@ public struct GateComparison: Sendable {
         let keys = mine.keyColumns
         let all = mine.configurations.map(\.identity) + theirs.configurations.map(\.identity)
         let varying = keys.filter { key in all.contains { $0[key] != all[0][key] } }
-        return GateComparison(basePath: base.path, newPath: new.path, rules: rules, seeds: mine.seeds,
+        return GateComparison(basePath: base.path, newPath: new.path, rules: rules, seeds: mine.seeds, onCommonSeeds: onCommonSeeds,
                               conditions: conditions.map { ($0.column, $0.base, $0.new) },
                               sharedIdentity: keys.filter { !varying.contains($0) }.map { (RunResult.identityColumns[$0], all[0][$0]) },
                               labelColumns: varying, pairs: pairs, onlyInBase: onlyInBase, onlyInNew: onlyInNew,

@@ -60,6 +60,7 @@ public enum GateReport {
         case .bytes: number(scaled, metric) + " MiB"
         case .milliseconds: number(scaled, metric) + " ms"
         case .millisecondsPerSecond: number(scaled, metric) + " ms/s"
+        case .perMinute: number(scaled, metric) + " /min"
         }
     }
 
@@ -69,7 +70,7 @@ public enum GateReport {
         case .count: FixedPoint.decimal(scaled, decimals: scaled.rounded() == scaled ? 0 : 1)
         case .bytes: FixedPoint.decimal(scaled / 1_048_576, decimals: 1)
         case .rate: FixedPoint.decimal(scaled / 1_000_000, decimals: 4)
-        case .milliseconds, .millisecondsPerSecond: FixedPoint.decimal(scaled / 1_000, decimals: 1)
+        case .milliseconds, .millisecondsPerSecond, .perMinute: FixedPoint.decimal(scaled / 1_000, decimals: 1)
         }
     }
 
@@ -188,6 +189,10 @@ public enum GateReport {
             lines.append("every configuration: " + comparison.sharedIdentity.map { "\($0.column)=\($0.value)" }.joined(separator: " "))
         }
         lines.append("means over seeds \(comparison.seeds.joined(separator: ", ")); a change counts beyond its tolerance and the seeds' noise")
+        if comparison.onCommonSeeds > 0 {
+            let count = comparison.onCommonSeeds
+            lines.append("\(count) configuration\(count == 1 ? "" : "s") ran fewer seeds on one side (screened out): compared on the seeds both ran")
+        }
         lines.append("gated: " + comparison.rules.gate.map(\.name).joined(separator: ", ") + (comparison.rules.answerOnly ? " (only the answer fails)" : ""))
         return lines
     }

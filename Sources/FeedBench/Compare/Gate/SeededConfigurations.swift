@@ -21,6 +21,14 @@ struct SeededConfigurations: Sendable {
         func value(of metric: ResultMetric, seed: String) -> Int64? {
             seeds.firstIndex(of: seed).map { values[$0][ResultMetric.all.firstIndex(of: metric)!] }
         }
+
+        /// The configuration on `kept` only (seeds it ran), in its own order. O(seeds).
+        func restricted(to kept: Set<String>) -> Configuration {
+            var restricted = self
+            let places = seeds.indices.filter { kept.contains(seeds[$0]) }
+            (restricted.seeds, restricted.values) = (places.map { seeds[$0] }, places.map { values[$0] })
+            return restricted
+        }
     }
 
     let path: String
