@@ -25,24 +25,35 @@ public struct ResultMetric: Sendable, Equatable {
         case millisecondsPerSecond
         /// Events per minute with 3 decimals (stalls a minute of scrolling).
         case perMinute
+        /// A count weighted by shares, with 3 decimals (a population's weighted stalls).
+        case weightedCount
 
         /// The decimals a cell may have; values are held as integers scaled by 10^decimals.
         public var decimals: Int {
             switch self {
             case .count, .bytes: 0
             case .rate: 6
-            case .milliseconds, .millisecondsPerSecond, .perMinute: 3
+            case .milliseconds, .millisecondsPerSecond, .perMinute, .weightedCount: 3
             }
         }
 
         /// The unit written after a value in reports, with its leading space ("" for none).
         var unit: String {
             switch self {
-            case .count, .rate: ""
+            case .count, .rate, .weightedCount: ""
             case .bytes: " B"
             case .milliseconds: " ms"
             case .millisecondsPerSecond: " ms/s"
             case .perMinute: " /min"
+            }
+        }
+        /// One count in scaled values, the least the seeds' noise may be (`SeedNoise`): 1 for a
+        /// count, 1,000 for a weighted one, 0 for the rest.
+        var oneCount: Double {
+            switch self {
+            case .count: 1
+            case .weightedCount: 1_000
+            case .bytes, .rate, .milliseconds, .millisecondsPerSecond, .perMinute: 0
             }
         }
     }
@@ -99,6 +110,11 @@ public struct ResultMetric: Sendable, Equatable {
         ResultMetric("stall_rate", .rate, .lowerIsBetter, .absolute(5_000), restatesStalls: true),  // half a point
         ResultMetric("stalls_per_minute", .perMinute, .lowerIsBetter, .percent(5), restatesStalls: true),
     ]
+
+    /// A population's stalls a seed, each network's weighted by its share, in thousandths: not a
+    /// column (every row is one network's), the figure `bench compare` holds a population
+    /// main job's answer to, as `bench run` ranks by it.
+    public static let weightedStalls = ResultMetric("weighted_stalls", .weightedCount, .lowerIsBetter, .percent(5))
 
     /// The columns the fifth schema added, the last two (`RunResult.schema4Columns`): files
     /// written before read them as absent, like an empty `first_image_ms`.
@@ -194,6 +210,7 @@ public struct ResultMetric: Sendable, Equatable {
         case .milliseconds: "a non-negative number of milliseconds with at most 3 decimals" + (mayBeEmpty ? " (or empty)" : "")
         case .millisecondsPerSecond: "a non-negative number of milliseconds per second with at most 3 decimals"
         case .perMinute: "a non-negative number a minute with at most 3 decimals"
+        case .weightedCount: "a non-negative weighted count with at most 3 decimals"
         }
     }
 

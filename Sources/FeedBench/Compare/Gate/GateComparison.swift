@@ -80,14 +80,20 @@ public struct GateComparison: Sendable {
         public let policy: String
         public let memoryLimitBytes: Int64
         public let window: String
-        /// Per seed (the seeds' order): stalls, and display wait p95 in thousandths of a ms.
+        /// Per seed (the seeds' order): stalls (over a population, weighted by the networks'
+        /// shares, in thousandths: `ResultMetric.weightedStalls`), and display wait p95 in
+        /// thousandths of a ms.
         public let stalls: [Int64]
         public let waitP95: [Int64]
+        /// Whether `stalls` are a population's, weighted.
+        public let weighted: Bool
 
-        init(_ candidate: TuneCandidate) {
+        init(_ candidate: TuneCandidate, weighted: Bool) {
             (policy, memoryLimitBytes, window) = (candidate.policy, candidate.memoryLimitBytes, candidate.window)
-            stalls = candidate.samples.map(\.stalls)
+            let perThousand = NetworkPopulation.wholeWeight / 1_000
+            stalls = candidate.samples.map { weighted ? ($0.weightedStalls + perThousand / 2) / perThousand : $0.stalls }
             waitP95 = candidate.samples.map(\.displayP95)
+            self.weighted = weighted
         }
 
         /// Whether it is the same configuration as `other`.
@@ -261,7 +267,7 @@ public struct GateComparison: Sendable {
             return made(metric.direction == .lowerIsBetter ? (lost ? .worse : .better) : .changed)
         }
         if a == b { return made(.unchanged) }
-        let (beyond, margin) = SeedNoise.isBeyond(base: a, new: b, oneCount: metric.kind == .count ? 1 : 0)
+        let (beyond, margin) = SeedNoise.isBeyond(base: a, new: b, oneCount: metric.kind.oneCount)
         guard beyond else { return made(.withinNoise, margin: margin) }
         let (meanA, meanB) = (SeedNoise.mean(a), SeedNoise.mean(b))
         if let tolerance, tolerance.allows(base: Int64(meanA.rounded()), new: Int64(meanB.rounded())) {
@@ -282,14 +288,18 @@ public struct GateComparison: Sendable {
         let figures = ["stalls", "display_latency_ms_p95"].map { name in ResultMetric.all.first { $0.name == name }! }
         return before.compactMap { profile, rows in
             guard let theirs = after.first(where: { $0.profile == profile })?.rows else { return nil }
-            let (was, isNow) = (ProfileDecision(name: profile, rows: rows).recommended.map(Recommendation.init),
-                                ProfileDecision(name: profile, rows: theirs).recommended.map(Recommendation.init))
+            func recommendation(_ rows: [ReportRows.Row]) -> Recommendation? {
+                let decision = ProfileDecision(name: profile, rows: rows)
+                return decision.recommended.map { Recommendation($0, weighted: decision.summary?.population != nil) }
+            }
+            let (was, isNow) = (recommendation(rows), recommendation(theirs))
             var changes: [MetricChange] = []
-            if let was, let isNow, was.stalls.count == isNow.stalls.count {
+            if let was, let isNow, was.stalls.count == isNow.stalls.count, was.weighted == isNow.weighted {
                 for (metric, values) in zip(figures, [(was.stalls, isNow.stalls), (was.waitP95, isNow.waitP95)]) {
-                    let tolerance = rules.tolerances[rules.metrics.firstIndex(of: metric) ?? 0]
-                    changes.append(change(metric, tolerance: rules.metrics.contains(metric) ? tolerance : metric.defaultTolerance,
-                                          base: values.0, new: values.1, gated: true))
+                    // A population's stalls are weighted; a --tolerance for stalls holds them.
+                    let tolerance = rules.metrics.firstIndex(of: metric).map { rules.tolerances[$0] } ?? metric.defaultTolerance
+                    let shown = metric == figures[0] && was.weighted ? ResultMetric.weightedStalls : metric
+                    changes.append(change(shown, tolerance: tolerance, base: values.0, new: values.1, gated: true))
                 }
             }
             return Answer(profile: profile, before: was, after: isNow, changes: changes)

@@ -56,7 +56,7 @@ public enum GateReport {
     /// ms with one decimal, rates with 4, bytes in MiB with 1.
     static func value(_ scaled: Double, _ metric: ResultMetric) -> String {
         switch metric.kind {
-        case .count, .rate: number(scaled, metric)
+        case .count, .rate, .weightedCount: number(scaled, metric)
         case .bytes: number(scaled, metric) + " MiB"
         case .milliseconds: number(scaled, metric) + " ms"
         case .millisecondsPerSecond: number(scaled, metric) + " ms/s"
@@ -70,7 +70,7 @@ public enum GateReport {
         case .count: FixedPoint.decimal(scaled, decimals: scaled.rounded() == scaled ? 0 : 1)
         case .bytes: FixedPoint.decimal(scaled / 1_048_576, decimals: 1)
         case .rate: FixedPoint.decimal(scaled / 1_000_000, decimals: 4)
-        case .milliseconds, .millisecondsPerSecond, .perMinute: FixedPoint.decimal(scaled / 1_000, decimals: 1)
+        case .milliseconds, .millisecondsPerSecond, .perMinute, .weightedCount: FixedPoint.decimal(scaled / 1_000, decimals: 1)
         }
     }
 

@@ -129,6 +129,23 @@ import Testing
         #expect(back.onCommonSeeds == back.pairs.count && back.pairs.allSatisfy { $0.changes.allSatisfy { $0.verdict == .unchanged } })
     }
 
+    /// A main job over a population answers by its weighted stalls, as `bench run` ranks: the
+    /// answer's first figure is theirs (in thousandths), not the networks' plain sum.
+    @Test func aPopulationsAnswerIsHeldToItsWeightedStalls() throws {
+        let path = SharedFiles.packageRoot.appendingPathComponent("results/low-end.csv").path
+        let file = try ResultsFile.read(path: path)
+        let comparison = try GateComparison.files(base: file, new: file, rules: GateRules())
+        let answer = try #require(comparison.answers.first)
+        let stalls = try #require(answer.changes.first)
+        #expect(stalls.metric == .weightedStalls && stalls.verdict == .unchanged)
+        let summary = MatrixSummary(profile: .lowEnd, runs: try ReportRows([file]).rows.map(\.summaryRun),
+                                    population: try NetworkPopulation.builtIn(named: "phones", source: "test"))
+        let best = try #require(summary.recommended)
+        #expect(answer.before?.policy == best.policy && answer.before?.window == best.window)
+        #expect(abs((stalls.base?.mean ?? 0) * 1_000 - best.spread(.weightedStalls).mean) < 500 * 3, "thousandths, rounded per seed")
+        #expect(GateReport.render(comparison, as: .table).contains("\n    weighted_stalls 107.3 (102.7–116.0) → 107.3 (102.7–116.0), 0.0 %, unchanged (±5 %)\n"))
+    }
+
     @Test func runsOfOtherSeedsAreRefusedSayingWhich() throws {
         let base = try Self.file(Self.withSeeds(Self.lowEndText) { $0 != "3" }, "base.csv")
         let other = try Self.file(Self.withSeeds(Self.lowEndText) { $0 == "3" }, "new.csv")
