@@ -47,7 +47,7 @@ public enum HTMLReport {
             }
 
             heatmapSection("Stalls by prefetch window and memory cache", ReportCharts.stallHeatmaps(decision), into: &page,
-                           help: "One map per policy, all on the same colours: each cell is the mean stalls a seed (hover for "
+                           help: "One map per policy, all on the same colours: each cell is the mean \(decision.stallsName) a seed (hover for "
                                + "the range, display latency and peak memory). The recommended configuration has a thick outline and a star; those "
                                + "within the seeds' noise of it a dashed outline; those over the memory limit are hatched grey.")
             if let uniform = ReportCharts.uniformHitches(decision) {
@@ -133,10 +133,11 @@ public enum HTMLReport {
 
     /// How the recommendation is chosen and what a seed's figures add up.
     static func rule(_ decision: ProfileDecision) -> String {
-        let counted = "A seed's stalls are those of \(decision.workloads), summed; figures are \(decision.seeds == 1 ? "of 1 seed" : "means over \(decision.seedsText)")."
+        let adding = decision.stallsFigure == .weightedStalls ? "each network's weighted by its share" : "summed"
+        let counted = "A seed's stalls are those of \(decision.workloads), \(adding); figures are \(decision.seeds == 1 ? "of 1 seed" : "means over \(decision.seedsText)")."
         guard let profile = decision.profile else { return "Configurations are ranked by mean stalls alone. " + counted }
         let hitches = decision.library == nil ? "" : ", hitches at most \(TuneFigure.hitchRatio.format(Double(ImageLibrary.maxHitchRatio))) of scrolling"
-        return "The rule bench run prints: the fewest mean stalls among the configurations whose peak tracked memory stayed at or below "
+        return "The rule bench run prints: the fewest mean \(decision.stallsName) among the configurations whose peak tracked memory stayed at or below "
             + "the memory-warning threshold (\(FixedPoint.mebibytes(profile.memoryWarningBytes)))\(hitches) with no jetsam kill on every seed; of those "
             + "within the seeds' noise of the fewest, the smallest memory cache, then the fewest bytes downloaded. " + counted
     }

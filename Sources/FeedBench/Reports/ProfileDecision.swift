@@ -83,16 +83,25 @@ struct ProfileDecision {
     /// "3 seeds", "1 seed".
     var seedsText: String { seeds == 1 ? "1 seed" : "\(seeds) seeds" }
 
+    /// The stalls the configurations are ranked by and the charts draw: a population's weighted
+    /// by each network's share (`weighted_stalls`), else each seed's runs summed.
+    var stallsFigure: TuneFigure { summary?.population != nil ? .weightedStalls : .stalls }
+
+    /// How a seed's stalls add up, for axis titles: `runs summed`, or `networks weighted by share`.
+    var stallsSummed: String { summary?.population != nil ? "networks weighted by share" : "runs summed" }
+
+    /// What the stalls are called in sentences: `stalls`, or `weighted stalls`.
+    var stallsName: String { summary?.population != nil ? "weighted stalls" : "stalls" }
+
     /// `candidate`'s stalls, mean and spread: `6.7 stalls a seed (6–7 over 3 seeds)`, or
     /// `4 stalls a seed (1 seed)`; over a population `107.3 weighted stalls a seed (102.7–116
     /// over 3 seeds)`, the objective `bench run` ranks by.
     func stalls(_ candidate: TuneCandidate) -> String {
-        let weighted = summary?.population != nil
         let (mean, range) = summary?.spread(candidate) ?? {
             let stalls = candidate.spread(.stalls)
             return (TuneFigure.stalls.format(stalls.mean), "\(stalls.min)–\(stalls.max)")
         }()
-        return "\(mean) \(weighted ? "weighted " : "")stalls a seed (\(seeds == 1 ? "" : "\(range) over ")\(seedsText))"
+        return "\(mean) \(stallsName) a seed (\(seeds == 1 ? "" : "\(range) over ")\(seedsText))"
     }
 
     /// How often `candidate`'s displays waited, as `bench run` says it: `17.5 % of displays

@@ -9,9 +9,13 @@ extension ReportCharts {
         let format: @Sendable (Double) -> String
     }
 
-    static let stallsByCache = CacheSizeMetric(kind: "stalls-by-cache", title: "Stalls against memory cache",
-                                               yTitle: "stalls a seed (runs summed)", y: { Double($0.stalls) },
-                                               format: { TuneFigure.stalls.format($0) })
+    /// The stalls `decision` ranks by (`ProfileDecision.stallsFigure`), in stalls.
+    static func stallsByCache(_ decision: ProfileDecision) -> CacheSizeMetric {
+        let figure = decision.stallsFigure
+        return CacheSizeMetric(kind: "stalls-by-cache", title: "Stalls against memory cache",
+                               yTitle: "stalls a seed (\(decision.stallsSummed))", y: { Double(figure.value($0)) / figure.storedPerShown },
+                               format: { figure.format($0 * figure.storedPerShown) })
+    }
     static let peakMemoryByCache = CacheSizeMetric(kind: "peak-memory-by-cache", title: "Peak memory against memory cache",
                                                    yTitle: "peak tracked memory (MiB)", y: { Double($0.peakMemory) / 1_048_576 },
                                                    format: { FixedPoint.decimal($0, decimals: 1) + " MiB" })
@@ -25,7 +29,8 @@ extension ReportCharts {
         let candidates = decision.ranking.filter { $0.window == focus.window }.sorted { $0.number < $1.number }
         let policies = ReportRows.distinct(candidates.map(\.policy))
         var charts: [Chart] = []
-        for metric in [Self.stallsByCache, Self.peakMemoryByCache] {
+        let stallsByCache = Self.stallsByCache(decision)
+        for metric in [stallsByCache, Self.peakMemoryByCache] {
             var chart = Chart(kind: metric.kind, title: "\(metric.title) · \(decision.name)", xTitle: "memory cache (MiB)",
                               yTitle: metric.yTitle, xAxis: .numeric)
             chart.subtitle = "prefetch window \(focus.window) (\(decision.focusReason("window"))) · \(Self.seedsSubtitle(decision.seeds))"
@@ -38,7 +43,7 @@ extension ReportCharts {
                 chart.series.append(Chart.Series(name: policy, style: style(policy), points: points))
             }
             chart.noteCoincidentSeries()
-            if metric.kind == Self.stallsByCache.kind, let best = decision.recommended {
+            if metric.kind == stallsByCache.kind, let best = decision.recommended {
                 var star = point(best)
                 star.range = nil
                 chart.series.append(Chart.Series(name: "recommended", style: Self.recommendedStyle, points: [star], joined: false))

@@ -1,11 +1,11 @@
 extension ReportCharts {
     /// The stall heatmaps of a profile, one per policy (in the order policies first appear):
-    /// mean stalls a seed (each seed's runs summed, as `MatrixSummary` counts them) over the
+    /// mean stalls a seed (`ProfileDecision.stallsFigure`, as `MatrixSummary` ranks them) over the
     /// prefetch window (columns, in the window axis's order) × memory-cache limit (rows,
     /// smallest at the bottom), all on one colour scale over the configurations within the
     /// limit, each configuration marked as `ProfileDecision.mark` says; and their shared key.
     static func stallHeatmaps(_ decision: ProfileDecision) -> (panels: [Heatmap], key: HeatmapKey) {
-        heatmaps(decision, figure: .stalls, kind: "stall-heatmap", keyTitle: "Mean stalls a seed (colour)") { candidate in
+        heatmaps(decision, figure: decision.stallsFigure, kind: "stall-heatmap", keyTitle: "Mean \(decision.stallsName) a seed (colour)") { candidate in
             "\(decision.stalls(candidate)), \(decision.latencyAndPeak(candidate))"
         }
     }

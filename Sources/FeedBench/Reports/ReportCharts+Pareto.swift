@@ -5,11 +5,12 @@ extension ReportCharts {
     /// warning threshold drawn.
     static func pareto(_ decision: ProfileDecision) -> Chart {
         var chart = Chart(kind: "pareto", title: "Memory vs stalls · \(decision.name)", xTitle: "peak tracked memory (MiB, worst run)",
-                          yTitle: "stalls a seed (runs summed)", xAxis: .numeric)
+                          yTitle: "stalls a seed (\(decision.stallsSummed))", xAxis: .numeric)
         chart.subtitle = "one point per policy × memory cache × window · \(seedsMean(decision.seeds)) · the front: no other is lower on both"
         let entries = decision.ranking
         func peak(_ entry: TuneCandidate) -> Double { entry.spread(.peakMemory).mean }
-        func stalls(_ entry: TuneCandidate) -> Double { entry.spread(.stalls).mean }
+        let figure = decision.stallsFigure
+        func stalls(_ entry: TuneCandidate) -> Double { entry.spread(figure).mean / figure.storedPerShown }
         func point(_ entry: TuneCandidate) -> Chart.Point {
             Chart.Point(x: peak(entry) / 1_048_576, y: stalls(entry),
                         note: "\(entry.policy) · \(FixedPoint.mebibytes(entry.memoryLimitBytes)) · window \(entry.window): "

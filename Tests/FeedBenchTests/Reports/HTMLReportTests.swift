@@ -114,6 +114,24 @@ import Testing
         #expect(key.all("g", class: "key-mark").map { $0.attributes["data-mark"] ?? "" } == ["chosen", "tied"], "nothing is over the limit")
     }
 
+    /// A main job over a population: the maps, the stalls chart and the front draw the weighted
+    /// stalls the recommendation is ranked and quoted by, not the networks' plain sum.
+    @Test func overAPopulationTheChartsDrawTheWeightedStalls() throws {
+        let path = SharedFiles.packageRoot.appendingPathComponent("results/low-end.csv").path
+        let page = try Self.page([path])
+        let runs = try ReportRows([ResultsFile.read(path: path)]).rows.map(\.summaryRun)
+        let summary = MatrixSummary(profile: .lowEnd, runs: runs, population: try NetworkPopulation.builtIn(named: "phones", source: "test"))
+        let best = try #require(summary.recommended)
+        let shown = TuneFigure.weightedStalls.number(best.spread(.weightedStalls).mean)
+        let chosen = try #require(Self.charts(page, "stall-heatmap").flatMap { $0.all("g", class: "cell") }.first { $0.attributes["data-mark"] == "chosen" })
+        #expect(shown == "107.3" && chosen.all("text").map(\.allText) == [shown], "\(chosen.all("text").map(\.allText))")
+        #expect(Self.charts(page, "stall-heatmap-key")[0].allText.contains("Mean weighted stalls a seed (colour)"))
+        for kind in ["stalls-by-cache", "pareto"] {
+            #expect(Self.charts(page, kind)[0].allText.contains("stalls a seed (networks weighted by share)"), "\(kind)")
+        }
+        #expect(page.all("p", class: "help").contains { $0.allText.contains("The rule bench run prints: the fewest mean weighted stalls among") })
+    }
+
     @Test func configurationsOverTheMemoryLimitAreHatchedAndNeverRecommended() throws {
         let page = try Self.page([SharedFiles.write(Self.overLimitText)])
         let summary = try Self.summary(Self.overLimitText)
