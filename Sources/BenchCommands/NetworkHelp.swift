@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedBench
 
 extension ArgumentHelp {
     /// `--network`'s help, the same for `bench run` (and the main job) and `bench serve`: a
@@ -10,4 +11,17 @@ extension ArgumentHelp {
     static let networks = ArgumentHelp(
         "A population of networks to answer for: phones or tablets (Wi-Fi and the recorded cellular links, with measured shares), or a population JSON file ({\"name\": …, \"networks\": [{\"network\": NAME|FILE, \"weight\": W, \"path\": wifi|cellular|constrained}]}); default for a built-in profile: its own (bench profiles lists them), unless --network names one network.",
         valueName: "name|file")
+}
+
+/// `--networks VALUE` of `bench run` and `bench tune`: the population it names, refused beside
+/// `--network` (one network or a population) and beside what brings a network of its own:
+/// `live`, the reason a live run is given, or a `--workload`.
+func population(_ networks: String, network: String?, live: Bool = false, workload: Bool) throws -> NetworkPopulation {
+    if network != nil {
+        throw InputError(source: "--networks", "expected --network or --networks, not both: one network or a population")
+    }
+    if live || workload {
+        throw InputError(source: "--networks", "expected no population with \(live ? "--live (a live run measures one network)" : "--workload (the workload brings its own network)")")
+    }
+    return try PopulationFile.resolve(networks, option: "--networks")
 }

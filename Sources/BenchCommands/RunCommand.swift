@@ -182,13 +182,7 @@ struct RunCommand: ParsableCommand {
     /// --displays) or a captured workload's (which brings its own network).
     func population(workload: Bool) throws -> NetworkPopulation? {
         if let networks {
-            if matrix.network != nil {
-                throw InputError(source: "--networks", "expected --network or --networks, not both: one network or a population")
-            }
-            if live != nil || workload {
-                throw InputError(source: "--networks", "expected no population with \(live != nil ? "--live (a live run measures one network)" : "--workload (the workload brings its own network)")")
-            }
-            return try PopulationFile.resolve(networks, option: "--networks")
+            return try BenchCommands.population(networks, network: matrix.network, live: live != nil, workload: workload)
         }
         guard matrix.network == nil, live == nil, requests == nil, displays == nil, !workload,
               let profile = DeviceProfile.builtIn.first(where: { $0.name == matrix.profile }),

@@ -143,7 +143,7 @@ struct TuneCommand: ParsableCommand {
         var grid = SweepGrid()
         grid.profiles = [SweepGrid.Value(profile, source: "--profile")]
         grid.networks = network.map { [SweepGrid.Value($0, source: "--network")] } ?? []
-        let population = try networks.map { try self.population(of: $0) }
+        let population = try networks.map { try BenchCommands.population($0, network: network, workload: session.workload != nil) }
         if let population {
             grid.networks = population.members.map { SweepGrid.Value($0.reference, source: networks ?? "--networks") }
         }
@@ -206,17 +206,6 @@ struct TuneCommand: ParsableCommand {
         let ofLibrary = ImageLibrary.common(to: found.candidates.map(\.policy)) != nil
         return TuneReport(profile: tuned, criteria: try criteria(objective: objective, device: tuned, library: ofLibrary), candidates: found.candidates,
                           seeds: found.seeds.count, origin: "read from \(source), \(found.runs) runs")
-    }
-
-    /// The population `--networks` names, refused beside --network or --workload.
-    func population(of networks: String) throws -> NetworkPopulation {
-        if network != nil {
-            throw InputError(source: "--networks", "expected --network or --networks, not both: one network or a population")
-        }
-        if session.workload != nil {
-            throw InputError(source: "--networks", "expected no population with --workload (the workload brings its own network)")
-        }
-        return try PopulationFile.resolve(networks, option: "--networks")
     }
 
     /// The objective and every bound: the memory budget, no kill, each --constraint, and the

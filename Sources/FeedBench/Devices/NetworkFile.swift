@@ -61,9 +61,7 @@ public enum NetworkFile {
     /// for errors.
     public static func resolve(_ value: String, option: String) throws -> NetworkProfile {
         if let preset = try NetworkProfile.preset(named: value, source: option) { return preset }
-        var isFolder: ObjCBool = false
-        guard !value.isEmpty, FileManager.default.fileExists(atPath: value, isDirectory: &isFolder), !isFolder.boolValue,
-              let data = FileManager.default.contents(atPath: value) else {
+        guard let data = ReadableFile.contents(at: value) else {
             throw InputError(source: option, "expected a network preset (\(NetworkProfile.presetNames.joined(separator: ", "))) or a readable network file, found \(InputError.quote(value))")
         }
         return try network(json: data, source: value)

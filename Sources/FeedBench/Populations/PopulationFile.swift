@@ -22,9 +22,7 @@ public enum PopulationFile {
     /// The built-in population, or the file at `value`; `option` names where it came from.
     public static func resolve(_ value: String, option: String) throws -> NetworkPopulation {
         if let population = try NetworkPopulation.builtIn(named: value, source: option) { return population }
-        var isFolder: ObjCBool = false
-        guard !value.isEmpty, FileManager.default.fileExists(atPath: value, isDirectory: &isFolder), !isFolder.boolValue,
-              let data = FileManager.default.contents(atPath: value) else {
+        guard let data = ReadableFile.contents(at: value) else {
             throw InputError(source: option, "expected a population (\(NetworkPopulation.builtInNames.joined(separator: ", "))) or a readable population file, found \(InputError.quote(value))")
         }
         return try parse(SweepConfigFile.text(data, source: value), source: value)

@@ -45,12 +45,7 @@ import Testing
     /// The ranking `bench run` prints for the rows of `text` (a low-end results file).
     static func summary(_ text: String = lowEndText) throws -> MatrixSummary {
         let file = try ResultsFile(CSVTable(parsing: Array(text.utf8), source: "summary"))
-        let column = { (name: String) in RunResult.identityColumns.firstIndex(of: name)! }
-        return MatrixSummary(profile: .lowEnd, runs: file.rows.filter { !$0.isAggregate }.map { row in
-            MatrixSummary.Run(policy: row.identity[column("policy")], memoryLimitBytes: Int64(row.identity[column("memory_limit_bytes")])!,
-                              window: row.identity[column("prefetch_window")], seed: row.identity[column("seed")], values: row.values,
-                              network: row.identity[column("network")], trace: row.identity[column("trace")])
-        })
+        return MatrixSummary(profile: .lowEnd, runs: try ReportRows([file]).rows.map(\.summaryRun))
     }
 
     /// `lowEndText` with the peak memory of the 450 MiB runs at windows 20, 30 and 50 raised
