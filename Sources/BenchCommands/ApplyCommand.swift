@@ -13,8 +13,10 @@ struct ApplyCommand: ParsableCommand {
         window, downsampling, and Kingfisher's background decoding), and \
         FeedBenchImageSettings.forDevice(isPad:), which picks one by the device's physical \
         memory in bands whose edges lie halfway between the profiles' RAM (iPads apart when \
-        iPad and iPhone profiles are both given), with apply(), decoding(cellSize:screenScale:) \
-        and prefetch(_:…) in the library's own API.
+        iPad and iPhone profiles are both given; the tablet is the one built-in iPad, so every \
+        iPad gets its settings), with apply() and decoding(cellSize:screenScale:) in the \
+        library's own API, and FeedBenchPrefetchWindow, which drives the library's prefetcher as \
+        the run simulated it (what enters the window as one batch, what leaves it stopped).
 
         Refused in one line naming the file (exit status 2, no file written): a run of another \
         library or of --policy/--preset, a profile that is not built in, two profiles of one \
@@ -49,7 +51,7 @@ struct ApplyCommand: ParsableCommand {
                                         maxHitchRatio: try hitches.bound() ?? ImageLibrary.maxHitchRatio)
         CommandOutput.createFolder(of: out)
         try AtomicFile.write(file.text, to: out)
-        let picks = file.settings.map { "\($0.profile.name): \($0.preset.label), \($0.memoryCostLimit.map(FixedPoint.mebibytes) ?? "default cost limit"), window \($0.prefetchWindow)" }
+        let picks = file.settings.map { "\($0.profile.name): \($0.preset.label), \($0.memoryCostLimit.map(FixedPoint.mebibytes) ?? "no cost limit"), window \($0.prefetchWindow)" }
         FileDescriptorOutput.write("wrote \(out): \(picks.joined(separator: "; "))\n", to: 2)
     }
 }

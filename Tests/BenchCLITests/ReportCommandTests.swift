@@ -35,8 +35,9 @@ import Testing
         #expect(html.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "").range(of: "https?://", options: .regularExpression) == nil)
         #expect(!html.contains("<link") && !html.contains(" src="))
         // 4 stall heatmaps with their key (no hitches anywhere: one line, no maps), stalls and
-        // peak memory by cache, the Pareto front, 3 per trace on each of the 5 networks.
-        #expect(html.components(separatedBy: "<svg class=\"chart").count - 1 == (4 + 1) + 2 + 1 + 3 * 2 * 5)
+        // peak memory by cache, the Pareto front, the stalls on each network, 3 per trace on
+        // each of the 5 networks.
+        #expect(html.components(separatedBy: "<svg class=\"chart").count - 1 == (4 + 1) + 2 + 1 + 1 + 3 * 2 * 5)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["a.html", "b.html"])
     }
 

@@ -3,9 +3,9 @@
 /// (docs/libraries.md cites the files): Nuke 13.2.0, Kingfisher 8.11.0, SDWebImage 5.21.5.
 ///
 /// Each piece is built from expressions, so the summary (literal values) and `bench apply`'s
-/// file (the fields of its settings) spell the API the same way. Free names: `urls` (`[URL]`,
-/// the URLs of the items past the last visible one, in feed order), `url` (`URL`), `cellSize`
-/// (`CGSize`, the cell in points) and `screenScale` (`CGFloat`).
+/// file (the fields of its settings) spell the API the same way. Free names: `entering` and
+/// `leaving` (`[URL]`, the items that came into the prefetch window and left it since it last
+/// moved), `url` (`URL`), `cellSize` (`CGSize`, the cell in points) and `screenScale` (`CGFloat`).
 extension ImageLibrary {
     /// The module an app imports.
     public var module: String {
@@ -118,34 +118,49 @@ extension ImageLibrary {
     enum PrefetcherSetUp {
         /// Once at launch, on the shared prefetcher (SDWebImage).
         case atLaunch(String)
-        /// Where the app makes the prefetcher it keeps, `prefetcher` (Nuke).
-        case appsOwn(String)
-        /// On each batch's prefetcher, in `prefetchStatements` (Kingfisher: a stopped one
+        /// In the app's own prefetcher, kept while the feed is on screen as `prefetcher`: its
+        /// type and the expression that makes it (Nuke).
+        case appsOwn(type: String, make: String)
+        /// On each batch's prefetcher, in `windowStatements` (Kingfisher: a stopped one
         /// cannot restart).
         case perBatch
     }
 
     func prefetcherSetUp(concurrency: String) -> PrefetcherSetUp {
         switch self {
-        case .nuke: .appsOwn("let prefetcher = ImagePrefetcher(maxConcurrentRequestCount: \(concurrency))")
+        case .nuke: .appsOwn(type: "ImagePrefetcher", make: "ImagePrefetcher(maxConcurrentRequestCount: \(concurrency))")
         case .kingfisher: .perBatch
         case .sdwebimage: .atLaunch("SDWebImagePrefetcher.shared.maxConcurrentPrefetchCount = UInt(\(concurrency))")
         }
     }
 
-    /// The statements that prefetch the first `count` of `urls` with the decoding options
-    /// `decoding` (a prefetched image must be decoded as the cell asks for it, or the cell
-    /// misses it). Kingfisher's prefetcher is made per batch, since a stopped one cannot
-    /// restart, and runs `concurrency` at once.
-    func prefetchStatements(count: String, concurrency: String) -> [String] {
+    /// What the app keeps beside the prefetcher while the feed is on screen, as declarations:
+    /// SDWebImage's token for each URL handed over, so that one that left the window can be
+    /// cancelled alone.
+    var windowState: [String] {
+        switch self {
+        case .nuke, .kingfisher: []
+        case .sdwebimage: ["var tokens: [URL: SDWebImagePrefetchToken] = [:]"]
+        }
+    }
+
+    /// The statements that move the prefetch window, with the decoding options `decoding`:
+    /// `stop` releases `leaving` (`[URL]`, the items that left the window), `start` hands over
+    /// `entering` (the items that came into it, nearest first) as one batch — as the run
+    /// simulates each library's prefetcher (`PrefetchSettings`). Nuke's and SDWebImage's stop
+    /// what left (a token per URL: SDWebImage cancels by token); Kingfisher gets a prefetcher
+    /// per batch, never stopped, running `concurrency` at once.
+    func windowStatements(concurrency: String) -> (stop: [String], start: [String]) {
         switch self {
         case .nuke:
-            ["prefetcher.startPrefetching(with: urls.prefix(\(count)).map { ImageRequest(url: $0, processors: decoding) })"]
+            (["prefetcher.stopPrefetching(with: leaving.map { ImageRequest(url: $0, processors: decoding) })"],
+             ["prefetcher.startPrefetching(with: entering.map { ImageRequest(url: $0, processors: decoding) })"])
         case .kingfisher:
-            ["let prefetcher = ImagePrefetcher(urls: Array(urls.prefix(\(count))), options: decoding)",
-             "prefetcher.maxConcurrentDownloads = \(concurrency)", "prefetcher.start()"]
+            ([], ["let batch = ImagePrefetcher(urls: entering, options: decoding)",
+                  "batch.maxConcurrentDownloads = \(concurrency)", "batch.start()"])
         case .sdwebimage:
-            ["SDWebImagePrefetcher.shared.prefetchURLs(Array(urls.prefix(\(count))), options: [], context: decoding, progress: nil, completed: nil)"]
+            (["for url in leaving { tokens.removeValue(forKey: url)?.cancel() }"],
+             ["for url in entering { tokens[url] = SDWebImagePrefetcher.shared.prefetchURLs([url], options: [], context: decoding, progress: nil, completed: nil) }"])
         }
     }
 

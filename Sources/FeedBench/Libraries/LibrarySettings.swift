@@ -8,8 +8,12 @@ public struct LibrarySettings: Sendable, Equatable {
     public let profile: DeviceProfile
     /// The variant recommended (`nuke:downsample`).
     public let preset: CachePreset
-    /// The memory cache's cost limit in bytes; `nil`: the library's own default.
+    /// The memory cache's cost limit in bytes — the library's default too, written out as the
+    /// size it was on the profile (a share of RAM is another size on another device of the
+    /// band); `nil`: no cost limit (SDWebImage's default).
     public let memoryCostLimit: Int64?
+    /// Whether `memoryCostLimit` is the library's own default on the profile.
+    public let isDefaultCostLimit: Bool
     /// Items past the last visible one the prefetcher is given (0: no prefetching).
     public let prefetchWindow: Int
     /// The disk cache's size limit in bytes; `nil`: the library's own.
@@ -32,7 +36,8 @@ public struct LibrarySettings: Sendable, Equatable {
         self.profile = profile
         preset = found.preset
         let own = found.preset.memoryLimits(on: profile).maxBytes ?? 0
-        memoryCostLimit = memoryLimitBytes == own ? nil : memoryLimitBytes
+        memoryCostLimit = memoryLimitBytes == 0 ? nil : memoryLimitBytes
+        isDefaultCostLimit = memoryLimitBytes == own
         prefetchWindow = window
         diskLimit = found.preset.diskBytes == library.preset.diskBytes ? nil : found.preset.diskBytes
     }
@@ -61,14 +66,15 @@ public struct LibrarySettings: Sendable, Equatable {
     public var decodesInBackground: Bool { !preset.decodesAtFirstDraw }
 
     /// The Swift that applies the settings, one statement or comment a line, in the library's
-    /// API with these values (free names as `LibraryAPI` says; Nuke's also `prefetcher`).
+    /// API with these values (free names as `LibraryAPI` says).
     public var statements: [String] {
         var lines: [String] = []
         if let memoryCostLimit {
             lines.append(library.limitStatement(.memory, bytes: Self.swiftInteger(memoryCostLimit))
-                         + " // \(FixedPoint.mebibytes(memoryCostLimit)), \(Self.percent(memoryCostLimit, of: profile.ramBytes)) of the RAM")
+                         + " // \(FixedPoint.mebibytes(memoryCostLimit)), \(Self.percent(memoryCostLimit, of: profile.ramBytes)) of the RAM"
+                         + (isDefaultCostLimit ? ": the default here (\(library.defaultCostLimit)), as simulated on every device" : ""))
         } else {
-            lines.append("// memory cache: the default cost limit, \(library.defaultCostLimit)")
+            lines.append("// memory cache: no cost limit, the default (\(library.defaultCostLimit))")
         }
         if let diskLimit {
             lines.append(library.limitStatement(.disk, bytes: Self.swiftInteger(diskLimit)) + " // \(FixedPoint.mebibytes(diskLimit))")
@@ -78,11 +84,15 @@ public struct LibrarySettings: Sendable, Equatable {
         lines.append(library.decodingUse)
         if prefetchWindow > 0 {
             switch library.prefetcherSetUp(concurrency: String(prefetchConcurrency)) {
-            case let .atLaunch(statement), let .appsOwn(statement): lines.append(statement)
+            case let .atLaunch(statement): lines.append(statement)
+            case let .appsOwn(_, make): lines.append("let prefetcher = \(make) // kept while the feed is on screen")
             case .perBatch: break
             }
-            lines.append("// as the feed scrolls, urls being the URLs of the items past the last visible one:")
-            lines += library.prefetchStatements(count: String(prefetchWindow), concurrency: String(prefetchConcurrency))
+            lines += library.windowState.map { $0 + " // kept while the feed is on screen" }
+            lines.append("// as the feed scrolls, the window being the \(prefetchWindow) items past the last visible one: entering, the URLs")
+            lines.append("// that came into it since it last moved, nearest first; leaving, those that left it (bench apply writes this):")
+            let (stop, start) = library.windowStatements(concurrency: String(prefetchConcurrency))
+            lines += stop + start
         } else {
             lines.append("// no prefetching: start no prefetcher")
         }

@@ -204,25 +204,8 @@ public struct LibrarySwiftFile: Sendable {
             lines += choice(kinds[0].settings, indent: "        ")
         }
         let decoding = library.decodingValue(downsamples: .when("downsamples"), decodesInBackground: .when("decodesInBackground"))
-        // Where the prefetcher's concurrency is set: at launch, in the app's own prefetcher
-        // (made here, and handed to `prefetch`), or per batch in `prefetch` itself.
-        var atLaunch: [String] = [], makePrefetcher: [String] = [], prefetcher = ""
-        switch library.prefetcherSetUp(concurrency: "prefetchConcurrency") {
-        case let .atLaunch(statement):
-            atLaunch = ["        " + statement]
-        case let .appsOwn(statement):
-            prefetcher = ", prefetcher: ImagePrefetcher"
-            makePrefetcher = [
-                "",
-                "    /// The app's prefetcher, to keep while the feed is on screen.",
-                "    func makePrefetcher() -> ImagePrefetcher {",
-                "        \(statement)",
-                "        return prefetcher",
-                "    }",
-            ]
-        case .perBatch:
-            break
-        }
+        var atLaunch: [String] = []
+        if case let .atLaunch(statement) = library.prefetcherSetUp(concurrency: "prefetchConcurrency") { atLaunch = ["        " + statement] }
         lines += [
             "    }",
             "",
@@ -230,25 +213,72 @@ public struct LibrarySwiftFile: Sendable {
             "    func apply() {",
             "        if let memoryCostLimit { \(library.limitStatement(.memory, bytes: "memoryCostLimit")) }",
             "        if let diskLimit { \(library.limitStatement(.disk, bytes: "diskLimit")) }",
-        ] + atLaunch + ["    }"] + makePrefetcher
-        lines += [
+        ] + atLaunch + [
+            "    }",
             "",
             "    /// The decoding options of a cell of `cellSize` points on a screen of `screenScale`: give them to",
             "    /// every request of the cell's image, and to the prefetcher, so the prefetched image is the one shown.",
             "    func decoding(cellSize: CGSize, screenScale: CGFloat) -> \(library.decodingType) {",
             "        \(decoding)",
             "    }",
-            "",
-            "    /// Prefetches the window; `urls` are the URLs of the items past the last visible one, in feed",
-            "    /// order. Call it as the feed scrolls.",
-            "    func prefetch(_ urls: [URL], cellSize: CGSize, screenScale: CGFloat\(prefetcher)) {",
-            "        guard prefetchWindow > 0 else { return }",
-            "        let decoding = self.decoding(cellSize: cellSize, screenScale: screenScale)",
-        ] + library.prefetchStatements(count: "prefetchWindow", concurrency: "prefetchConcurrency").map { "        " + $0 } + [
-            "    }",
             "}",
         ]
-        return lines
+        return lines + windowDeclaration()
+    }
+
+    /// `FeedBenchPrefetchWindow`: the prefetcher driven as the run simulated it — each move of
+    /// the window stops what left it (where the library's prefetcher can) and hands what entered
+    /// it over as one batch, nearest first, never the whole window again (Kingfisher would start
+    /// a prefetcher for every call, and each would run its limit at once). The app's own
+    /// prefetcher (Nuke's) is the window's, made again when the settings' concurrency changes.
+    func windowDeclaration() -> [String] {
+        let concurrency = "settings.prefetchConcurrency"
+        let (stop, start) = library.windowStatements(concurrency: concurrency)
+        var prefetcher: (type: String, make: String)?
+        if case let .appsOwn(type, make) = library.prefetcherSetUp(concurrency: concurrency) { prefetcher = (type, make) }
+        var lines = [
+            "",
+            "/// The prefetch window as FeedBench simulated it: keep one while the feed is on screen and move it as",
+            "/// the feed scrolls. What left the window is stopped\(stop.isEmpty ? " only where the library can (\(library.displayName)'s prefetchers are never stopped, as simulated)" : ""), then what",
+            "/// entered it goes to the prefetcher as one batch, nearest first.",
+            "final class FeedBenchPrefetchWindow {",
+            "    private var window: [URL] = []",
+        ]
+        if let prefetcher {
+            lines += ["    private var prefetcher: \(prefetcher.type)?", "    private var concurrency = 0"]
+        }
+        lines += library.windowState.map { "    private " + $0 }
+        lines += [
+            "",
+            "    init() {}",
+            "",
+            "    /// Moves the window to the first `settings.prefetchWindow` of `urls`, the URLs of the items past the",
+            "    /// last visible one in the direction of scrolling, nearest first.",
+            "    func move(to urls: [URL], settings: FeedBenchImageSettings, cellSize: CGSize, screenScale: CGFloat) {",
+            "        let next = Array(urls.prefix(settings.prefetchWindow))",
+        ] + (stop.isEmpty ? ["        let was = Set(window)"] : [
+            "        let (was, now) = (Set(window), Set(next))",
+            "        let leaving = window.filter { !now.contains($0) }",
+        ]) + [
+            "        \(prefetcher == nil ? "let" : "var") entering = next.filter { !was.contains($0) }",
+            "        window = next",
+            "        let decoding = settings.decoding(cellSize: cellSize, screenScale: screenScale)",
+        ]
+        if let prefetcher {
+            lines += [
+                "        if self.prefetcher == nil || concurrency != settings.prefetchConcurrency {",
+                "            self.prefetcher?.stopPrefetching()",
+                "            self.prefetcher = \(prefetcher.make)",
+                "            concurrency = settings.prefetchConcurrency",
+                "            entering = next",
+                "        }",
+                "        let prefetcher = self.prefetcher!",
+            ]
+        }
+        lines += stop.map { "        " + $0 }
+        lines.append("        guard !entering.isEmpty else { return }")
+        lines += start.map { "        " + $0 }
+        return lines + ["    }", "}"]
     }
 
     /// The path classes, the settings for a device on a path, and the watcher that applies them

@@ -3,7 +3,8 @@
 /// the decision a team has to make: `MatrixSummary`'s recommendation in words, the stall
 /// heatmaps over window × memory cache for each policy with the recommendation and its ties
 /// marked, stalls and peak memory against the memory cache at the recommended window, the
-/// memory/stall Pareto front, then hit rate, display latency and peak memory against the
+/// memory/stall Pareto front, over a population what the answer gives up on each network
+/// (`PopulationSummary`) with each network's stalls against the window, then hit rate, display latency and peak memory against the
 /// window for each group of runs at the recommended memory cache (`ReportCharts`); memory
 /// over time for each run of a timeline; and a sortable table of every run. A sweep's mean,
 /// min and max rows are left out (`ReportRows`): seeds are aggregated by the charts.
@@ -64,6 +65,7 @@ public enum HTMLReport {
             page.line("<div class=\"charts\">")
             for chart in charts.cacheSizeCharts(decision) + [ReportCharts.pareto(decision)] { page.append(SVGChart.render(chart)) }
             page.line("</div>")
+            if let networks = decision.networks { networkSection(networks, decision: decision, rows: profileRows, charts: &charts, into: &page) }
             let groups = ReportCharts.groups(profileRows)
             for group in groups {
                 page.line("<h3>\(SVGText.escape(ReportCharts.heading(group, among: groups)))</h3>")
@@ -106,6 +108,39 @@ public enum HTMLReport {
         for panel in heatmaps.panels { page.append(SVGHeatmap.render(panel)) }
         page.append(SVGHeatmap.render(heatmaps.key))
         page.line("</div>")
+    }
+
+    /// Over a population: what the one setting gives up on each network (the regret table
+    /// `bench run` prints), each path class's own setting and whether switching pays, and each
+    /// network's stalls against the window at the recommended policy and size.
+    static func networkSection(_ networks: PopulationSummary, decision: ProfileDecision, rows: [ReportRows.Row],
+                               charts: inout ReportCharts, into page: inout MarkupWriter) {
+        page.line("<h3>By network</h3>")
+        page.line("<p class=\"help\">Each network of the population \(SVGText.escape(networks.overall.population!.name)) with its share and "
+                  + "the path class an app can tell it by (NWPathMonitor): the recommendation's stalls a seed there, the network's own best "
+                  + "configuration (ranked on that network alone, within the same memory limit) and its stalls, and what the one setting "
+                  + "gives up there. The recommendation is ranked by the weighted sum, so a network with a small share can give up much.</p>")
+        let header = ["network", "share", "path", "stalls there", "its own best", "its stalls", "gives up"]
+        page.line("<div class=\"table-wrap narrow\"><table class=\"networks\">")
+        page.line("<thead><tr>" + header.enumerated().map { index, title in
+            "<th scope=\"col\"\([1, 3, 5, 6].contains(index) ? " class=\"number\"" : "")>\(SVGText.escape(title))</th>"
+        }.joined() + "</tr></thead>")
+        page.line("<tbody>")
+        for row in networks.networkRows() {
+            page.line("<tr>" + row.enumerated().map { index, cell in
+                "<td\([1, 3, 5, 6].contains(index) ? " class=\"number\"" : "")>\(SVGText.escape(cell))</td>"
+            }.joined() + "</tr>")
+        }
+        page.line("</tbody></table></div>")
+        let paths = networks.pathLines()
+        if !paths.isEmpty {
+            page.line("<p class=\"paths\">" + paths.map { line in SVGText.escape(String(line.drop { $0 == " " })) }.joined(separator: "<br>") + "</p>")
+        }
+        if let chart = charts.networkWindowChart(decision, rows: rows) {
+            page.line("<div class=\"charts\">")
+            page.append(SVGChart.render(chart))
+            page.line("</div>")
+        }
     }
 
     static func runs(_ count: Int) -> String { count == 1 ? "1 run" : "\(count) runs" }
@@ -210,7 +245,7 @@ public enum HTMLReport {
     max-width:1240px;margin:0 auto;padding:16px 20px 40px}
     h1{font-size:26px;margin:8px 0}h2{font-size:21px;margin:28px 0 6px;border-bottom:1px solid #ccc;padding-bottom:4px}\
     h3{font-size:16px;margin:18px 0 6px}
-    p{max-width:1100px;line-height:1.45;font-size:14px}.help{color:#444}.recommendation{font-weight:600}
+    p{max-width:1100px;line-height:1.45;font-size:14px}.help{color:#444}.recommendation{font-weight:600}.paths{font-size:13px}
     pre.settings{font-size:12px;background:#f6f6f6;padding:8px;overflow-x:auto;max-width:1100px}
     code{font-size:13px;background:#f3f3f3;padding:1px 4px;border-radius:3px}
     .charts{display:flex;flex-wrap:wrap;align-items:flex-start;gap:12px 16px}
@@ -221,7 +256,7 @@ public enum HTMLReport {
     svg.chart .grid line{stroke:#e6e6e6}svg.chart .axis line{stroke:#333}
     svg.chart .point:hover{stroke-width:3}svg.chart .cell-value{font-size:12px}
     @media (max-width:640px){body{padding:8px 10px 30px}h1{font-size:22px}h2{font-size:19px}}
-    .table-wrap{overflow-x:auto;border:1px solid #ddd}
+    .table-wrap{overflow-x:auto;border:1px solid #ddd}.narrow{display:inline-block;max-width:100%}
     table{border-collapse:collapse;font-size:12px;white-space:nowrap}
     th,td{padding:3px 8px;border-bottom:1px solid #eee;text-align:left}td.number,th.number{text-align:right}
     th{position:sticky;top:0;background:#f3f3f3;cursor:pointer;user-select:none}

@@ -92,9 +92,21 @@ public struct PopulationSummary: Sendable {
     public func table(limit: Int = 12, style: TerminalStyle = .plain) -> String {
         var text = overall.table(limit: limit, style: style)
         guard overall.population.map({ $0.members.count > 1 }) ?? false else { return text }
+        let rows = [["network", "share", "path", "stalls", "its best", "", "gives up"]] + networkRows()
+        text += "By network: the recommendation's stalls a seed there beside the network's own best"
+            + (overall.screenedOut > 0 ? " (fully run)\n" : "\n")
+        text += TextTable.render(rows, leftAligned: [0, 2, 4]).map { "  " + $0 }.joined(separator: "\n") + "\n"
+        text += pathLines().joined(separator: "\n") + "\n"
+        return text
+    }
+
+    /// A row per network: its name, share and path class, the recommendation's stalls a seed
+    /// there (`–` where it did not run), the network's own best configuration (ranked on it
+    /// alone, within the same limits) and its stalls, and what the recommendation gives up
+    /// there (never below 0: the network's best can tie with it).
+    func networkRows() -> [[String]] {
         let stalls = TuneFigure.stalls
-        var rows: [[String]] = [["network", "share", "path", "stalls", "its best", "", "gives up"]]
-        for line in networks {
+        return networks.map { line in
             let here = line.recommendationHere.map { stalls.number($0.spread(.stalls).mean) } ?? "–"
             let own = line.summary.recommended
             let ownText = own.map { "\($0.policy) \(FixedPoint.cacheLimit($0.memoryLimitBytes)) w\($0.window)" } ?? "none within the limit"
@@ -103,14 +115,9 @@ public struct PopulationSummary: Sendable {
             if let there = line.recommendationHere, let own {
                 givesUp = stalls.number(max(0, there.spread(.stalls).mean - own.spread(.stalls).mean))
             }
-            rows.append([line.member.network.name, MatrixSummary.percent(line.member.share), line.member.path.rawValue, here,
-                         ownText, ownStalls, givesUp])
+            return [line.member.network.name, MatrixSummary.percent(line.member.share), line.member.path.rawValue, here,
+                    ownText, ownStalls, givesUp]
         }
-        text += "By network: the recommendation's stalls a seed there beside the network's own best"
-            + (overall.screenedOut > 0 ? " (fully run)\n" : "\n")
-        text += TextTable.render(rows, leftAligned: [0, 2, 4]).map { "  " + $0 }.joined(separator: "\n") + "\n"
-        text += pathLines().joined(separator: "\n") + "\n"
-        return text
     }
 
     /// The settings per path class and the verdict on switching between them, each line at

@@ -26,6 +26,9 @@ struct ProfileDecision {
     /// The ranking as `bench run` prints it, for a built-in profile: its figures (weighted over
     /// a population) and the waits by session.
     let summary: MatrixSummary?
+    /// Over a population of several networks: what the answer gives up on each network, and
+    /// each path class's own setting, as `bench run` prints them.
+    let networks: PopulationSummary?
 
     init(name: String, rows: [ReportRows.Row]) {
         self.name = name
@@ -33,13 +36,18 @@ struct ProfileDecision {
         let runs = rows.map(\.summaryRun)
         library = ImageLibrary.common(to: runs.map(\.policy))
         if let profile {
-            let population = try? NetworkPopulation.matching(profile: profile, networks: runs.map(\.network))
-            let summary = MatrixSummary(profile: profile, runs: runs, maxHitchRatio: library.map { _ in ImageLibrary.maxHitchRatio },
-                                        population: population ?? nil)
+            let population = (try? NetworkPopulation.matching(profile: profile, networks: runs.map(\.network))) ?? nil
+            let hitches = library.map { _ in ImageLibrary.maxHitchRatio }
+            if let population, population.members.count > 1 {
+                networks = PopulationSummary(profile: profile, runs: runs, population: population, maxHitchRatio: hitches)
+            } else {
+                networks = nil
+            }
+            let summary = networks?.overall ?? MatrixSummary(profile: profile, runs: runs, maxHitchRatio: hitches, population: population)
             (criteria, ranking, equivalentCount, seeds) = (summary.criteria, summary.ranking, summary.equivalentCount, summary.seeds)
             self.summary = summary
         } else {
-            summary = nil
+            (summary, networks) = (nil, nil)
             let candidates = MatrixSummary.candidates(runs)
             criteria = TuneCriteria(objective: .stalls, constraints: [])
             (ranking, equivalentCount) = criteria.ranking(candidates)

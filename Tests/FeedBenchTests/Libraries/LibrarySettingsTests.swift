@@ -8,12 +8,13 @@ import Testing
 /// picks a profile's settings by the device's physical memory.
 @Suite(.scratchFolder) struct LibrarySettingsTests {
     /// Each library's main program: applies `settings`, prints its profile and the cost and
-    /// disk limits the library's caches then have, and prefetches from 60 URLs.
+    /// disk limits the library's caches then have, and moves a prefetch window over 60 URLs,
+    /// then 5 items on.
     static func main(_ library: ImageLibrary, settings: String) -> String {
-        let (cost, disk, prefetcher) = switch library {
-        case .nuke: ("ImageCache.shared.costLimit", "DataLoader.sharedUrlCache.diskCapacity", ", prefetcher: settings.makePrefetcher()")
-        case .kingfisher: ("ImageCache.default.memoryStorage.config.totalCostLimit", "ImageCache.default.diskStorage.config.sizeLimit", "")
-        case .sdwebimage: ("SDImageCache.shared.config.maxMemoryCost", "SDImageCache.shared.config.maxDiskSize", "")
+        let (cost, disk) = switch library {
+        case .nuke: ("ImageCache.shared.costLimit", "DataLoader.sharedUrlCache.diskCapacity")
+        case .kingfisher: ("ImageCache.default.memoryStorage.config.totalCostLimit", "ImageCache.default.diskStorage.config.sizeLimit")
+        case .sdwebimage: ("SDImageCache.shared.config.maxMemoryCost", "SDImageCache.shared.config.maxDiskSize")
         }
         return """
         import Foundation
@@ -21,8 +22,29 @@ import Testing
         let settings = \(settings)
         settings.apply()
         print(settings.profile, \(cost), \(disk))
-        settings.prefetch((0..<60).map { URL(string: "https://example.com/\\($0).jpg")! }, cellSize: CGSize(width: 375, height: 375), screenScale: 2\(prefetcher))
+        let window = FeedBenchPrefetchWindow()
+        for first in [0, 5] {
+            let urls = (first..<first + 60).map { URL(string: "https://example.com/\\($0).jpg")! }
+            window.move(to: urls, settings: settings, cellSize: CGSize(width: 375, height: 375), screenScale: 2)
+        }
         """
+    }
+
+    /// What the stand-in reports of `main`'s two moves of a window of `size` items: the first
+    /// hands over the whole window, the second stops the 5 that left it (where the library can)
+    /// and hands over only the 5 that entered — one prefetcher call for them all, or one a URL
+    /// (SDWebImage's tokens).
+    static func prefetched(_ library: ImageLibrary, window size: Int) -> String {
+        guard size > 0 else { return "" }
+        func batch(_ count: Int) -> String {
+            library == .sdwebimage ? String(repeating: "prefetching 1\n", count: count) : "prefetching \(count)\n"
+        }
+        let stopped = switch library {
+        case .nuke: "stopping 5\n"
+        case .kingfisher: ""
+        case .sdwebimage: String(repeating: "stopping 1\n", count: 5)
+        }
+        return batch(size) + stopped + batch(5)
     }
 
     static func settings(_ library: ImageLibrary, variant: Int, on profile: DeviceProfile, cost: Int64?, window: Int) throws -> LibrarySettings {
@@ -49,14 +71,19 @@ import Testing
         #expect(throws: InputError.self) { try ImageLibrary.named("glide", source: "--library") }
     }
 
-    @Test func theLibrarysDefaultCostLimitIsLeftAsItIs() throws {
+    /// The library's default cost limit is the size it is on the profile, written out: a share
+    /// of RAM would be another size on another device of the band. Only no limit is left unset.
+    @Test func theLibrarysDefaultCostLimitIsWrittenAsTheSizeSimulated() throws {
         let own = try Self.settings(.nuke, variant: 0, on: .lowEnd, cost: nil, window: 5)
-        #expect(own.memoryCostLimit == nil && own.statements[0].hasPrefix("// memory cache: the default cost limit"))
+        #expect(own.memoryCostLimit == 483_183_820 && own.isDefaultCostLimit)
+        #expect(own.statements[0] == "ImageCache.shared.costLimit = 483_183_820 // 460.8 MiB, 15 % of the RAM: the default here (15 % of RAM, at most 768 MiB (ImageCache.defaultCostLimit)), as simulated on every device")
+        let none = try Self.settings(.sdwebimage, variant: 0, on: .lowEnd, cost: nil, window: 5)
+        #expect(none.memoryCostLimit == nil && none.statements[0] == "// memory cache: no cost limit, the default (0, no limit)")
         let set = try Self.settings(.nuke, variant: 7, on: .lowEnd, cost: 64_424_509, window: 5)
         #expect(set.memoryCostLimit == 64_424_509 && set.downsamples && set.prefetchConcurrency == 4 && set.diskLimit == 50 << 20)
         #expect(set.statements.contains("DataLoader.sharedUrlCache.diskCapacity = 52_428_800 // 50.0 MiB"))
         #expect(set.statements[0] == "ImageCache.shared.costLimit = 64_424_509 // 61.4 MiB, 2 % of the RAM")
-        #expect(set.statements.contains("let prefetcher = ImagePrefetcher(maxConcurrentRequestCount: 4)"))
+        #expect(set.statements.contains("let prefetcher = ImagePrefetcher(maxConcurrentRequestCount: 4) // kept while the feed is on screen"))
     }
 
     /// A window FeedBench drives itself (velocity, adaptive, screens) is not a number of items
@@ -79,7 +106,7 @@ import Testing
         for variant in library.variants(launches: 2).indices {
             for (cost, window) in [(nil, 0), (Int64(64_424_509), 20)] {
                 let settings = try Self.settings(library, variant: variant, on: .mid, cost: cost, window: window)
-                functions.append("func check\(functions.count)(urls: [URL], url: URL, cellSize: CGSize, screenScale: CGFloat) {\n"
+                functions.append("func check\(functions.count)(entering: [URL], leaving: [URL], url: URL, cellSize: CGSize, screenScale: CGFloat) {\n"
                                  + settings.statements.map { "    " + $0 }.joined(separator: "\n") + "\n}")
             }
         }
@@ -90,7 +117,7 @@ import Testing
 
     /// `bench apply`'s file for the four built-in profiles compiles, picks the low-end phone's
     /// settings for an iPhone of 3 GB and the tablet's for an iPad of 8 GB, sets the cache's
-    /// cost limit and prefetches the window.
+    /// cost limit, and moves the prefetch window as the run simulates the library's prefetcher.
     @Test(.enabled(if: SwiftCompiler.path != nil, Comment(rawValue: SwiftCompiler.missing)), arguments: ImageLibrary.allCases)
     func theApplyFilePicksTheSettingsByPhysicalMemory(library: ImageLibrary) throws {
         let settings = try [
@@ -103,11 +130,13 @@ import Testing
         let disk = library == .nuke ? "157286400" : "0"
         let file = try LibrarySwiftFile(library: library, settings: settings, sources: ["a.csv", "b.csv", "c.csv", "d.csv"])
         let folder = try ScratchFolder.make()
-        for (memory, isPad, expected) in [(3 << 30, false, "low-end 32000000 52428800\nprefetching 20"), (8 << 30, true, "tablet 96000000 \(disk)\nprefetching 30"),
-                                          (4 << 30, false, "mid 0 \(disk)\nprefetching 10"), (12 << 30, false, "high-end 48000000 \(disk)\n")] {
+        for (memory, isPad, expected) in [(3 << 30, false, "low-end 32000000 52428800\n" + Self.prefetched(library, window: 20)),
+                                          (8 << 30, true, "tablet 96000000 \(disk)\n" + Self.prefetched(library, window: 30)),
+                                          (4 << 30, false, "mid \(settings[1].memoryCostLimit ?? 0) \(disk)\n" + Self.prefetched(library, window: 10)),
+                                          (12 << 30, false, "high-end 48000000 \(disk)\n")] {
             let main = Self.main(library, settings: "FeedBenchImageSettings.forDevice(physicalMemory: \(memory), isPad: \(isPad))")
             let outcome = try SwiftCompiler.run(module: library.module, also: ["Network"], files: ["main.swift": main, "FeedBenchImageSettings.swift": file.text], in: folder)
-            #expect(outcome.status == 0 && outcome.output.hasPrefix(expected), "\(memory) bytes, iPad \(isPad): \(outcome.output)")
+            #expect(outcome.status == 0 && outcome.output == expected, "\(memory) bytes, iPad \(isPad): \(outcome.output)")
         }
     }
 

@@ -127,6 +127,35 @@ import Testing
         #expect(page.all("p", class: "help").contains { $0.allText.contains("The rule bench run prints: the fewest mean weighted stalls among") })
     }
 
+    /// Over a population the page says what the one setting gives up on each network, as
+    /// `bench run` prints it, and draws each network's stalls against the window at the
+    /// recommended policy and size, a line per network whose point at the recommended window is
+    /// the recommendation's stalls there; a main job on one network has neither.
+    @Test func overAPopulationEachNetworkShowsWhatTheOneSettingGivesUp() throws {
+        let path = SharedFiles.packageRoot.appendingPathComponent("results/low-end.csv").path
+        let page = try Self.page([path])
+        let runs = try ReportRows([ResultsFile.read(path: path)]).rows.map(\.summaryRun)
+        let phones = try #require(try NetworkPopulation.builtIn(named: "phones", source: "test"))
+        let answer = PopulationSummary(profile: .lowEnd, runs: runs, population: phones)
+        let table = try #require(page.all("table", class: "networks").first)
+        let cells = table.all("tr").dropFirst().map { $0.all("td").map(\.allText) }
+        #expect(cells == answer.networkRows())
+        #expect(cells.map { $0[0] } == ["wifi", "verizon-lte", "tmobile-lte", "att-lte-driving", "tmobile-umts-driving"])
+        #expect(page.all("p", class: "paths").first?.allText.hasPrefix("By path (NWPathMonitor)") == true)
+        let chart = try #require(Self.charts(page, "stalls-by-network").first)
+        #expect(Self.series(chart).map(\.name) == answer.networks.map { "\($0.member.network.name) (\(MatrixSummary.percent($0.member.share)))" })
+        let best = try #require(answer.overall.recommended)
+        for (series, line) in zip(chart.all("g", class: "series"), answer.networks) {
+            let here = try #require(line.recommendationHere)
+            let note = "\(line.member.network.name) (\(MatrixSummary.percent(line.member.share))), window \(best.window): "
+                + FixedPoint.decimal(here.spread(TuneFigure.stalls).mean, decimals: 1)
+            let notes = series.all("path", class: "point").compactMap { $0.all("title").first?.allText }
+            #expect(notes.contains { $0.hasPrefix(note + " (mean of 3 seeds") }, "\(note) in \(notes)")
+        }
+        let oneNetwork = try Self.page()
+        #expect(oneNetwork.all("table", class: "networks").isEmpty && Self.charts(oneNetwork, "stalls-by-network").isEmpty)
+    }
+
     @Test func configurationsOverTheMemoryLimitAreHatchedAndNeverRecommended() throws {
         let page = try Self.page([SharedFiles.write(Self.overLimitText)])
         let summary = try Self.summary(Self.overLimitText)

@@ -53,4 +53,16 @@ public final class ImagePrefetcher {
     public func startPrefetching(with requests: [ImageRequest]) {
         print("prefetching \(requests.count)")
     }
+
+    public func stopPrefetching(with urls: [URL]) {
+        if !urls.isEmpty { print("stopping \(urls.count)") }
+    }
+
+    public func stopPrefetching(with requests: [ImageRequest]) {
+        if !requests.isEmpty { print("stopping \(requests.count)") }
+    }
+
+    public func stopPrefetching() {
+        print("stopping every prefetch")
+    }
 }

@@ -39,7 +39,11 @@ public struct SDWebImageOptions: OptionSet {
 public typealias SDWebImagePrefetcherProgressBlock = (UInt, UInt) -> Void
 public typealias SDWebImagePrefetcherCompletionBlock = (UInt, UInt) -> Void
 
-public final class SDWebImagePrefetchToken {}
+public final class SDWebImagePrefetchToken {
+    public func cancel() {
+        print("stopping 1")
+    }
+}
 
 public final class SDWebImagePrefetcher {
     public static let shared = SDWebImagePrefetcher()
