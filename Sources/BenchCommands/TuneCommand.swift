@@ -33,8 +33,11 @@ struct TuneCommand: ParsableCommand {
         With --results, nothing is simulated: the candidates are the configurations in the \
         files (a bench sweep's output, merged shards, bench run's), each scored on the seed rows \
         it has, over every workload; a sweep's mean/min/max rows are checked against its seed \
-        rows. --profile and --network pick among the files' when they hold several; the options \
-        that shape a search (--policy … --seeds, --search, the session options) are refused.
+        rows. --profile and --network pick among the files' when they hold several, and \
+        --networks reads a population's networks, each weighted by its share as bench run \
+        ranks them (bench tune --results results/low-end.csv --networks phones, on a main job \
+        run with --search full, which gives every configuration every seed); the options that \
+        shape a search (--policy … --seeds, --search, the session options) are refused.
 
         Examples:
           bench tune --profile low-end
@@ -179,14 +182,15 @@ struct TuneCommand: ParsableCommand {
     func readResults(objective: TuneFigure) throws -> TuneReport {
         let shaping = [("--library", library.library != nil), ("--policy", !policy.isEmpty), ("--preset", !preset.isEmpty), ("--memory-limit", !memoryLimit.isEmpty),
                        ("--window", !window.isEmpty), ("--strategy", !strategy.isEmpty), ("--behavior", !behavior.isEmpty),
-                       ("--trace", !trace.isEmpty), ("--seeds", seeds != nil), ("--search", search != nil), ("--networks", networks != nil)]
+                       ("--trace", !trace.isEmpty), ("--seeds", seeds != nil), ("--search", search != nil)]
             .filter(\.1).map(\.0) + session.given
         if let option = shaping.first {
             throw InputError(source: "--results", "expected no \(option) with --results: the files' runs are what is scored (give it to bench sweep instead)")
         }
         let device = try profile.map(DeviceProfile.named)
+        let population = try networks.map { try BenchCommands.population($0, network: network, workload: false) }
         let files = try results.map(ResultsFile.read(path:))
-        let found = try TuneResults(files, profile: device?.name, network: network)
+        let found = try TuneResults(files, profile: device?.name, network: network, population: population)
         let tuned: DeviceProfile
         if let device {
             tuned = device

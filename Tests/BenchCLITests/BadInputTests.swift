@@ -153,8 +153,8 @@ import Testing
              message: "--networks: expected --objective stalls with a population (its stalls weighted by each network's share), found \"display_p95\""),
         Case(arguments: ["tune", "--profile", "low-end", "--networks", "phones", "--network", "lte", "--out", "<folder>/r.csv"],
              message: "--networks: expected --network or --networks, not both: one network or a population"),
-        Case(arguments: ["tune", "--results", "<folder>/t.csv", "--networks", "phones", "--out", "<folder>/r.csv"],
-             message: "--results: expected no --networks with --results: the files' runs are what is scored (give it to bench sweep instead)"),
+        Case(arguments: ["tune", "--results", "<folder>/t.csv", "--networks", "phones", "--network", "lte", "--out", "<folder>/r.csv"],
+             message: "--networks: expected --network or --networks, not both: one network or a population"),
         Case(arguments: ["sweep", "--profile", "low-end", "--networks", "phones", "--network", "lte", "--out", "<folder>/r.csv"],
              message: "--networks: expected --network or --networks, not both: a list of networks or a population's"),
     ]

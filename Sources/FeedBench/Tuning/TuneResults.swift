@@ -1,10 +1,11 @@
 /// The candidates of `bench tune --results`: configurations read back from results CSVs —
 /// `bench sweep`'s, merged shards, `bench run`'s — instead of simulated.
 ///
-/// A candidate is one (policy, memory limit, window, strategy) of one profile and network; its
-/// sample on a seed adds up its rows of every workload (behaviour or trace) with that seed,
-/// exactly as `TuneSearch` adds up the runs it simulates, so the same runs read back or
-/// simulated give the same samples, front and recommendation. Candidates are numbered in the
+/// A candidate is one (policy, memory limit, window, strategy) of one profile and network —
+/// or, over a population, of every network of it; its sample on a seed adds up its rows of
+/// every workload (behaviour or trace, on each network, its figures weighted by the network's
+/// share) with that seed, exactly as `TuneSearch` adds up the runs it simulates, so the same
+/// runs read back or simulated give the same samples, front and recommendation. Candidates are numbered in the
 /// order their first row appears (files in the order given), which breaks exact ties as a search
 /// over the same grid does.
 ///
@@ -16,7 +17,7 @@
 public struct TuneResults: Sendable {
     /// The profile tuned for (the `profile` column).
     public let profile: String
-    /// The network the rows were simulated on.
+    /// The network the rows were simulated on, or the population's name.
     public let network: String
     /// Every candidate, each with one sample per seed, in `seeds` order.
     public let candidates: [TuneCandidate]
@@ -48,8 +49,11 @@ public struct TuneResults: Sendable {
     }
 
     /// Reads the candidates of `profile` on `network` from `files` (already read and checked
-    /// as results CSVs). Either may be `nil` when the files hold only one. O(rows log rows).
-    public init(_ files: [ResultsFile], profile: String?, network: String?) throws {
+    /// as results CSVs). Either may be `nil` when the files hold only one. With a `population`
+    /// (and no `network`), the rows of its networks are read, each network's weighted by its
+    /// share; every one of them must be there. O(rows log rows).
+    public init(_ files: [ResultsFile], profile: String?, network: String?, population: NetworkPopulation? = nil) throws {
+        precondition(network == nil || population == nil, "TuneResults: a network or a population")
         var runs: [Located] = []
         var aggregates: [Located] = []
         for (path, row) in try ResultsFile.rowsOnce(files) {
@@ -64,17 +68,31 @@ public struct TuneResults: Sendable {
         }
         let profile = try Self.choose(profile, among: runs.map { $0.row.identity[Column.profile] }, option: "--profile", noun: "profile")
         runs.removeAll { $0.row.identity[Column.profile] != profile }
-        let network = try Self.choose(network, among: runs.map { $0.row.identity[Column.network] }, option: "--network", noun: "network")
-        runs.removeAll { $0.row.identity[Column.network] != network }
+        let weights: [String: Int64]
+        let tuned: String
+        if let population {
+            weights = population.weights
+            let held = Set(runs.map { $0.row.identity[Column.network] })
+            if let missing = population.members.first(where: { !held.contains($0.network.name) }) {
+                throw InputError(source: files.first?.path ?? "--results", "expected runs on every network of \(population.name), found none on \(InputError.quote(missing.network.name)) (bench sweep --networks \(population.name) runs them all)")
+            }
+            tuned = population.name
+        } else {
+            tuned = try Self.choose(network, among: runs.map { $0.row.identity[Column.network] }, option: "--network", noun: "network")
+            weights = [tuned: NetworkPopulation.wholeWeight]
+        }
+        runs.removeAll { weights[$0.row.identity[Column.network]] == nil }
         try Self.checkShared(runs)
-        try Self.check(aggregates.filter { $0.row.identity[Column.profile] == profile && $0.row.identity[Column.network] == network },
+        try Self.check(aggregates.filter { $0.row.identity[Column.profile] == profile && weights[$0.row.identity[Column.network]] != nil },
                        against: runs)
 
         // Candidates in the order they first appear; each one's rows by workload and seed.
         var numbers: [[String]: Int] = [:]
         var firsts: [Located] = []
         var cells: [[String: [String: [Int64]]]] = []
+        // A workload is a trace, or over a population a network's trace (`wifi browser`).
         var workloads: [String] = []
+        var workloadWeights: [String: Int64] = [:]
         var seeds = Set<String>()
         for run in runs {
             let identity = run.row.identity
@@ -85,9 +103,13 @@ public struct TuneResults: Sendable {
                 cells.append([:])
                 return firsts.count - 1
             }()
-            if !workloads.contains(identity[Column.workload]) { workloads.append(identity[Column.workload]) }
+            let workload = population == nil ? identity[Column.workload] : identity[Column.network] + " " + identity[Column.workload]
+            if workloadWeights[workload] == nil {
+                workloads.append(workload)
+                workloadWeights[workload] = weights[identity[Column.network]]!
+            }
             seeds.insert(identity[Column.seed])
-            cells[number][identity[Column.workload], default: [:]][identity[Column.seed]] = run.row.values
+            cells[number][workload, default: [:]][identity[Column.seed]] = run.row.values
         }
         let sortedSeeds = seeds.sorted { (UInt64($0) ?? .max, $0) < (UInt64($1) ?? .max, $1) }
         let candidates = try firsts.enumerated().map { number, first in
@@ -103,16 +125,16 @@ public struct TuneResults: Sendable {
                 for workload in workloads {
                     guard let values = cells[number][workload]?[seed] else {
                         throw InputError(source: first.path, line: first.row.line,
-                                         "expected a row for every workload and seed the other configurations have; \(Self.describe(identity)) has none for \(workload) seed \(seed)")
+                                         "expected a row for every workload and seed the other configurations have; \(Self.describe(identity)) has none for \(workload) seed \(seed) (a main job's screened search runs most configurations on seed 1 only: --search full runs every seed)")
                     }
-                    sample.add(values)
+                    sample.add(values, weight: workloadWeights[workload]!)
                 }
                 candidate.samples.append(sample)
             }
             return candidate
         }
         self.profile = profile
-        self.network = network
+        self.network = tuned
         self.candidates = candidates
         self.seeds = sortedSeeds
         self.workloads = workloads

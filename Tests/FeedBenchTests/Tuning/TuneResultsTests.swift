@@ -153,8 +153,7 @@ import Testing
 
 /// On the standard matrix on one network (the low-end phone's on lte, every seed of every
 /// configuration: `Tests/Fixtures/low-end-lte.csv`), tune over the results file recommends exactly
-/// what the main job's summary recommends: one ranking rule, two tools. (`bench tune` does not
-/// weigh a population's networks yet.)
+/// what the main job's summary recommends: one ranking rule, two tools.
 @Suite struct TuneAgreesWithTheMainJobTests {
     @Test func tuneOverTheStandardMatrixRecommendsWhatBenchRunDoes() throws {
         let profile = DeviceProfile.lowEnd

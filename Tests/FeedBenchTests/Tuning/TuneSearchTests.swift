@@ -131,6 +131,43 @@ import Testing
         #expect(ranked.contains { $0.spread(.weightedStalls).mean != $0.spread(.stalls).mean * Double(NetworkPopulation.wholeWeight) })
     }
 
+    /// `bench tune --results FILE --networks`: the population's runs read back from a sweep give
+    /// exactly the samples tune gets by simulating them, each network weighted by its share; a
+    /// population with a network the file lacks is refused, naming it.
+    @Test(.scratchFolder) func aPopulationsRunsReadBackScoreAsSimulated() throws {
+        let population = try #require(try NetworkPopulation.builtIn(named: "phones", source: "test"))
+        var grid = SweepGrid()
+        grid.profiles = [SweepGrid.Value("low-end", source: "test")]
+        grid.networks = population.members.map { SweepGrid.Value($0.reference, source: "test") }
+        grid.policies = ["lru", "fifo"].map { SweepGrid.Value($0, source: "test") }
+        grid.windows = ["0", "20"].map { SweepGrid.Value($0, source: "test") }
+        grid.seeds = ["1", "2"].map { SweepGrid.Value($0, source: "test") }
+        grid.session.duration = 5_000_000_000
+        let plan = try SweepPlan(grid)
+        let criteria = MatrixSummary.criteria(for: .lowEnd, weighted: true)
+        let simulated = try TuneSearch(space: TuneSpace(plan: plan, population: population), criteria: criteria).run(method: .exhaustive, jobs: 2)
+        let path = try SharedFiles.scratchDirectory().appendingPathComponent("phones.csv").path
+        _ = try SweepJob(plan: plan, destination: path).run(jobs: 2, resume: false)
+        let file = try ResultsFile.read(path: path)
+        let read = try TuneResults([file], profile: nil, network: nil, population: population)
+        #expect(read.network == "phones" && read.runs == simulated.runs)
+        #expect(read.candidates.map { [$0.policy, $0.window] } == simulated.candidates.map { [$0.policy, $0.window] })
+        #expect(read.candidates.map(\.samples) == simulated.candidates.map(\.samples))
+        // By hand: the first candidate's weighted stalls on seed 1 are each network's stalls
+        // there (both sessions) times its share.
+        let rows = try ReportRows([file]).rows.filter { $0.policy == read.candidates[0].policy && $0.window == read.candidates[0].window && $0.identity[ReportRows.seed] == "1" }
+        let byHand = population.members.map { member in
+            member.weight * rows.filter { $0.identity[ReportRows.network] == member.network.name }.map { $0.value("stalls") }.reduce(0, +)
+        }.reduce(0, +)
+        #expect(read.candidates[0].samples[0].weightedStalls == byHand)
+
+        let other = NetworkPopulation(name: "wifi-and-3g", members: [(try NetworkProfile.named("wifi"), 0.5, .wifi, "wifi"),
+                                                                     (try NetworkProfile.named("3g"), 0.5, .cellular, "3g")])
+        #expect {
+            try TuneResults([file], profile: nil, network: nil, population: other)
+        } throws: { "\($0)".contains("expected runs on every network of wifi-and-3g, found none on \"3g\"") }
+    }
+
     @Test func severalNetworksWithoutAPopulationAreRefused() throws {
         var grid = SweepGrid()
         grid.profiles = [SweepGrid.Value("low-end", source: "test")]
