@@ -109,7 +109,9 @@ import Testing
 /// `bench tune --networks`: over a population each network's runs count by its share, so the
 /// search ranks exactly as the main job's summary ranks the same runs.
 @Suite struct TunePopulationTests {
-    @Test func overAPopulationEachNetworkCountsByItsShareAsTheMainJobRanks() throws {
+    /// The phones' population and a small plan over it: low-end × its five networks × lru,
+    /// fifo × windows 0, 20 × seeds 1, 2, sessions of `seconds`.
+    static func phonesPlan(seconds: Int64) throws -> (NetworkPopulation, SweepPlan) {
         let population = try #require(try NetworkPopulation.builtIn(named: "phones", source: "test"))
         var grid = SweepGrid()
         grid.profiles = [SweepGrid.Value("low-end", source: "test")]
@@ -117,8 +119,12 @@ import Testing
         grid.policies = ["lru", "fifo"].map { SweepGrid.Value($0, source: "test") }
         grid.windows = ["0", "20"].map { SweepGrid.Value($0, source: "test") }
         grid.seeds = ["1", "2"].map { SweepGrid.Value($0, source: "test") }
-        grid.session.duration = 10_000_000_000
-        let plan = try SweepPlan(grid)
+        grid.session.duration = seconds * 1_000_000_000
+        return (population, try SweepPlan(grid))
+    }
+
+    @Test func overAPopulationEachNetworkCountsByItsShareAsTheMainJobRanks() throws {
+        let (population, plan) = try Self.phonesPlan(seconds: 10)
         let criteria = MatrixSummary.criteria(for: .lowEnd, weighted: true)
         let outcome = try TuneSearch(space: TuneSpace(plan: plan, population: population), criteria: criteria).run(method: .exhaustive, jobs: 2)
         #expect(outcome.runs == plan.configurations.count && outcome.runs == 5 * 2 * 2 * 2 * 2)
@@ -135,15 +141,7 @@ import Testing
     /// exactly the samples tune gets by simulating them, each network weighted by its share; a
     /// population with a network the file lacks is refused, naming it.
     @Test(.scratchFolder) func aPopulationsRunsReadBackScoreAsSimulated() throws {
-        let population = try #require(try NetworkPopulation.builtIn(named: "phones", source: "test"))
-        var grid = SweepGrid()
-        grid.profiles = [SweepGrid.Value("low-end", source: "test")]
-        grid.networks = population.members.map { SweepGrid.Value($0.reference, source: "test") }
-        grid.policies = ["lru", "fifo"].map { SweepGrid.Value($0, source: "test") }
-        grid.windows = ["0", "20"].map { SweepGrid.Value($0, source: "test") }
-        grid.seeds = ["1", "2"].map { SweepGrid.Value($0, source: "test") }
-        grid.session.duration = 5_000_000_000
-        let plan = try SweepPlan(grid)
+        let (population, plan) = try Self.phonesPlan(seconds: 5)
         let criteria = MatrixSummary.criteria(for: .lowEnd, weighted: true)
         let simulated = try TuneSearch(space: TuneSpace(plan: plan, population: population), criteria: criteria).run(method: .exhaustive, jobs: 2)
         let path = try SharedFiles.scratchDirectory().appendingPathComponent("phones.csv").path
