@@ -12,8 +12,6 @@ public struct LibrarySettings: Sendable, Equatable {
     /// size it was on the profile (a share of RAM is another size on another device of the
     /// band); `nil`: no cost limit (SDWebImage's default).
     public let memoryCostLimit: Int64?
-    /// Whether `memoryCostLimit` is the library's own default on the profile.
-    public let isDefaultCostLimit: Bool
     /// Items past the last visible one the prefetcher is given (0: no prefetching).
     public let prefetchWindow: Int
     /// The disk cache's size limit in bytes; `nil`: the library's own.
@@ -35,9 +33,7 @@ public struct LibrarySettings: Sendable, Equatable {
         self.library = library
         self.profile = profile
         preset = found.preset
-        let own = found.preset.memoryLimits(on: profile).maxBytes ?? 0
         memoryCostLimit = memoryLimitBytes == 0 ? nil : memoryLimitBytes
-        isDefaultCostLimit = memoryLimitBytes == own
         prefetchWindow = window
         diskLimit = found.preset.diskBytes == library.preset.diskBytes ? nil : found.preset.diskBytes
     }
@@ -56,6 +52,9 @@ public struct LibrarySettings: Sendable, Equatable {
             return ""
         }
     }
+
+    /// Whether `memoryCostLimit` is the library's own default on the profile.
+    public var isDefaultCostLimit: Bool { memoryCostLimit == preset.memoryLimits(on: profile).maxBytes }
 
     /// Prefetches the library's prefetcher runs at once.
     public var prefetchConcurrency: Int { preset.prefetch.concurrency }

@@ -65,7 +65,7 @@ public enum HTMLReport {
             page.line("<div class=\"charts\">")
             for chart in charts.cacheSizeCharts(decision) + [ReportCharts.pareto(decision)] { page.append(SVGChart.render(chart)) }
             page.line("</div>")
-            if let networks = decision.networks { networkSection(networks, decision: decision, rows: profileRows, charts: &charts, into: &page) }
+            if let networks = decision.networks { networkSection(networks, decision: decision, charts: &charts, into: &page) }
             let groups = ReportCharts.groups(profileRows)
             for group in groups {
                 page.line("<h3>\(SVGText.escape(ReportCharts.heading(group, among: groups)))</h3>")
@@ -113,30 +113,30 @@ public enum HTMLReport {
     /// Over a population: what the one setting gives up on each network (the regret table
     /// `bench run` prints), each path class's own setting and whether switching pays, and each
     /// network's stalls against the window at the recommended policy and size.
-    static func networkSection(_ networks: PopulationSummary, decision: ProfileDecision, rows: [ReportRows.Row],
-                               charts: inout ReportCharts, into page: inout MarkupWriter) {
+    static func networkSection(_ networks: PopulationSummary, decision: ProfileDecision, charts: inout ReportCharts,
+                               into page: inout MarkupWriter) {
         page.line("<h3>By network</h3>")
         page.line("<p class=\"help\">Each network of the population \(SVGText.escape(networks.overall.population!.name)) with its share and "
                   + "the path class an app can tell it by (NWPathMonitor): the recommendation's stalls a seed there, the network's own best "
                   + "configuration (ranked on that network alone, within the same memory limit) and its stalls, and what the one setting "
                   + "gives up there. The recommendation is ranked by the weighted sum, so a network with a small share can give up much.</p>")
         let header = ["network", "share", "path", "stalls there", "its own best", "its stalls", "gives up"]
-        page.line("<div class=\"table-wrap narrow\"><table class=\"networks\">")
-        page.line("<thead><tr>" + header.enumerated().map { index, title in
-            "<th scope=\"col\"\([1, 3, 5, 6].contains(index) ? " class=\"number\"" : "")>\(SVGText.escape(title))</th>"
-        }.joined() + "</tr></thead>")
-        page.line("<tbody>")
-        for row in networks.networkRows() {
-            page.line("<tr>" + row.enumerated().map { index, cell in
-                "<td\([1, 3, 5, 6].contains(index) ? " class=\"number\"" : "")>\(SVGText.escape(cell))</td>"
-            }.joined() + "</tr>")
+        let numbers: Set = [1, 3, 5, 6]
+        func cells(_ row: [String], tag: String) -> String {
+            row.enumerated().map { index, text in
+                "<\(tag)\(tag == "th" ? " scope=\"col\"" : "")\(numbers.contains(index) ? " class=\"number\"" : "")>\(SVGText.escape(text))</\(tag)>"
+            }.joined()
         }
+        page.line("<div class=\"table-wrap narrow\"><table class=\"networks\">")
+        page.line("<thead><tr>" + cells(header, tag: "th") + "</tr></thead>")
+        page.line("<tbody>")
+        for row in networks.networkRows() { page.line("<tr>" + cells(row, tag: "td") + "</tr>") }
         page.line("</tbody></table></div>")
         let paths = networks.pathLines()
         if !paths.isEmpty {
             page.line("<p class=\"paths\">" + paths.map { line in SVGText.escape(String(line.drop { $0 == " " })) }.joined(separator: "<br>") + "</p>")
         }
-        if let chart = charts.networkWindowChart(decision, rows: rows) {
+        if let chart = charts.networkWindowChart(decision) {
             page.line("<div class=\"charts\">")
             page.append(SVGChart.render(chart))
             page.line("</div>")

@@ -1,42 +1,33 @@
 extension ReportCharts {
-    /// Over a population: each network's stalls a seed (its runs' stalls summed, seed by seed)
-    /// against the prefetch window, at the focus's policy and memory cache, a line per network
-    /// in the population's order — where the one setting's window serves a network and where
-    /// that network would rather have another. `nil` unless the decision is over a population
-    /// of several networks with a focus. A point that ran fewer seeds than the most any ran was
-    /// screened out after its first seed, and its note says so. O(rows).
-    mutating func networkWindowChart(_ decision: ProfileDecision, rows: [ReportRows.Row]) -> Chart? {
-        guard let population = decision.networks?.overall.population, let focus = decision.focus else { return nil }
-        let limit = String(focus.memoryLimitBytes)
-        let mine = rows.filter { $0.policy == focus.policy && $0.memoryLimit == limit }
-        let windows = ReportRows.distinct(mine.map(\.window))
+    /// Over a population: each network's stalls a seed against the prefetch window, at the
+    /// focus's policy and memory cache, a line per network in the population's order — where the
+    /// one setting's window serves a network and where that network would rather have another.
+    /// Each point is the network's own ranking's candidate (`PopulationSummary.NetworkLine`), its
+    /// seeds' stalls; one that ran fewer seeds than the most any ran was screened out after its
+    /// first seed, and its note says so. `nil` unless the decision is over a population of
+    /// several networks with a focus. O(networks × candidates).
+    mutating func networkWindowChart(_ decision: ProfileDecision) -> Chart? {
+        guard let networks = decision.networks, let focus = decision.focus else { return nil }
+        let lines = networks.networks.map { line in
+            (line, line.summary.ranking.filter { $0.policy == focus.policy && $0.memoryLimitBytes == focus.memoryLimitBytes })
+        }
+        let windows = ReportRows.distinct(lines.flatMap { $0.1.map(\.window) })
         let (axis, xOf) = Self.windowAxis(windows)
         var chart = Chart(kind: "stalls-by-network", title: "Stalls on each network · \(decision.name)",
-                          xTitle: axis == .numeric ? "prefetch window (items ahead)" : "prefetch window",
-                          yTitle: "stalls a seed on the network", xAxis: axis)
-        var seedsMost = 0
-        var series: [(name: String, points: [(window: String, values: [Double])])] = []
-        for member in population.members {
-            let here = mine.filter { $0.identity[ReportRows.network] == member.network.name }
-            let points = Self.windowOrder(windows).compactMap { window -> (String, [Double])? in
-                let runs = here.filter { $0.window == window }
-                let seeds = ReportRows.distinct(runs.map { $0.identity[ReportRows.seed] })
-                guard !seeds.isEmpty else { return nil }
-                let values = seeds.map { seed in Double(runs.filter { $0.identity[ReportRows.seed] == seed }.map { $0.value("stalls") }.reduce(0, +)) }
-                seedsMost = max(seedsMost, values.count)
-                return (window, values)
-            }
-            series.append(("\(member.network.name) (\(MatrixSummary.percent(member.share)))", points))
-        }
+                          xTitle: Self.windowTitle(axis), yTitle: "stalls a seed on the network", xAxis: axis)
+        let seedsMost = lines.flatMap { $0.1.map(\.samples.count) }.max() ?? 0
         let format = { (value: Double) in FixedPoint.decimal(value, decimals: 1) }
         var screenedOut = false
-        for line in series {
-            let points = line.points.map { point in
-                let screened = point.values.count < seedsMost ? " — screened out after seed 1" : ""
-                screenedOut = screenedOut || !screened.isEmpty
-                return Self.seedPoint(x: xOf[point.window]!, values: point.values, label: "\(line.name), window \(point.window)\(screened)", format: format)
+        for (line, candidates) in lines {
+            let name = "\(line.member.network.name) (\(MatrixSummary.percent(line.member.share)))"
+            let points = Self.windowOrder(windows).compactMap { window -> Chart.Point? in
+                guard let candidate = candidates.first(where: { $0.window == window }) else { return nil }
+                let screened = candidate.samples.count < seedsMost
+                screenedOut = screenedOut || screened
+                return Self.seedPoint(x: xOf[window]!, values: candidate.samples.map { Double($0.stalls) },
+                                      label: "\(name), window \(window)\(screened ? " — screened out after seed 1" : "")", format: format)
             }
-            chart.series.append(Chart.Series(name: line.name, style: style(line.name), points: points))
+            chart.series.append(Chart.Series(name: name, style: style(name), points: points))
         }
         chart.subtitle = ["\(focus.policy), memory cache \(FixedPoint.cacheLimit(focus.memoryLimitBytes)) (\(decision.focusReason("policy and size")))",
                           "recommended window \(focus.window)", Self.seedsSubtitle(seedsMost)]

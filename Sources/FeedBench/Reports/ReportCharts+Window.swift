@@ -64,7 +64,7 @@ extension ReportCharts {
         var charts: [Chart] = []
         for metric in [Self.hitRate, Self.displayP95, Self.peakMemory] {
             var chart = Chart(kind: metric.kind, title: "\(metric.title) · \(group.key[0]) · \(group.key[2])",
-                              xTitle: axis == .numeric ? "prefetch window (items ahead)" : "prefetch window",
+                              xTitle: Self.windowTitle(axis),
                               yTitle: metric.yTitle, xAxis: axis)
             chart.subtitle = subtitle
             chart.yRange = metric.yRange

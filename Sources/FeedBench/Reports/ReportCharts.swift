@@ -48,6 +48,11 @@ struct ReportCharts {
         return (.categorical(ordered), Dictionary(uniqueKeysWithValues: ordered.enumerated().map { ($0.element, Double($0.offset)) }))
     }
 
+    /// The window axis's title: `prefetch window (items ahead)` when it is numeric.
+    static func windowTitle(_ axis: Chart.XAxis) -> String {
+        axis == .numeric ? "prefetch window (items ahead)" : "prefetch window"
+    }
+
     /// `windows` in the window axis's order, left to right.
     static func windowOrder(_ windows: [String]) -> [String] {
         let x = windowAxis(windows).x
