@@ -35,8 +35,9 @@ struct TuneCommand: ParsableCommand {
         it has, over every workload; a sweep's mean/min/max rows are checked against its seed \
         rows. --profile and --network pick among the files' when they hold several, and \
         --networks reads a population's networks, each weighted by its share as bench run \
-        ranks them (bench tune --results results/low-end.csv --networks phones, on a main job \
-        run with --search full, which gives every configuration every seed); the options that \
+        ranks them (bench tune --results low-end.csv --networks phones, on a main job's file: \
+        the configurations a screened one ran on the first seed only are left out, and counted; \
+        --search full gives every configuration every seed); the options that \
         shape a search (--policy … --seeds, --search, the session options) are refused.
 
         Examples:
@@ -209,7 +210,13 @@ struct TuneCommand: ParsableCommand {
         // A library's runs (bench run or sweep --library) are ranked as --library ranks them.
         let ofLibrary = ImageLibrary.common(to: found.candidates.map(\.policy)) != nil
         return TuneReport(profile: tuned, criteria: try criteria(objective: objective, device: tuned, library: ofLibrary), candidates: found.candidates,
-                          seeds: found.seeds.count, origin: "read from \(source), \(found.runs) runs")
+                          seeds: found.seeds.count, origin: "read from \(source), \(found.runs) runs" + screenedOut(found.screenedOut))
+    }
+
+    /// What the origin adds for a screened main job's file: the configurations left out.
+    func screenedOut(_ count: Int) -> String {
+        guard count > 0 else { return "" }
+        return "; \(count) configuration\(count == 1 ? "" : "s") the main job screened out on the first seed left out (--search full runs every seed)"
     }
 
     /// The objective and every bound: the memory budget, no kill, each --constraint, and the

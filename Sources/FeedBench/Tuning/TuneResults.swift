@@ -12,8 +12,11 @@
 /// A sweep's aggregate rows (seed `mean`, `min`, `max`) are checked against the seed rows of the
 /// same configuration in the same file and not counted again: constraints bound every seed, so
 /// tune needs the seed rows, and a configuration with aggregate rows only is refused. Every
-/// candidate must have a row for each workload and seed the others have, and the rows tuned
-/// must share one disk limit and one launch count. Each refusal names the file and line.
+/// candidate must have a row for each workload and seed the others have — except in a main job's
+/// screened search, where a configuration screened out has every workload on the first seed
+/// only: it is left out (`screenedOut`), as the main job ranks it after every fully run one —
+/// and the rows tuned must share one disk limit and one launch count. Each refusal names the
+/// file and line.
 public struct TuneResults: Sendable {
     /// The profile tuned for (the `profile` column).
     public let profile: String
@@ -25,6 +28,8 @@ public struct TuneResults: Sendable {
     public let seeds: [String]
     /// The workloads every sample adds up, in the order they first appear.
     public let workloads: [String]
+    /// Configurations a main job's screened search ran on the first seed only, left out.
+    public let screenedOut: Int
 
     /// Run rows the candidates were built from.
     public var runs: Int { candidates.count * seeds.count * workloads.count }
@@ -112,7 +117,15 @@ public struct TuneResults: Sendable {
             cells[number][workload, default: [:]][identity[Column.seed]] = run.row.values
         }
         let sortedSeeds = seeds.sorted { (UInt64($0) ?? .max, $0) < (UInt64($1) ?? .max, $1) }
-        let candidates = try firsts.enumerated().map { number, first in
+        // Screened out: every workload on the first seed and none on another, while some
+        // configuration has every seed (ScreenedSearch's shape).
+        let anyComplete = cells.contains { cell in workloads.allSatisfy { cell[$0]?.count == sortedSeeds.count } }
+        let screened = cells.map { cell in
+            sortedSeeds.count > 1 && workloads.allSatisfy { cell[$0]?.count == 1 && cell[$0]?[sortedSeeds[0]] != nil }
+        }
+        let kept = anyComplete ? firsts.indices.filter { !screened[$0] } : Array(firsts.indices)
+        let candidates = try kept.enumerated().map { number, index in
+            let first = firsts[index], cell = cells[index]
             let identity = first.row.identity
             guard let memoryLimit = Int64(identity[Column.memoryLimit]), memoryLimit >= 0 else {
                 throw InputError(source: first.path, line: first.row.line, field: "memory_limit_bytes",
@@ -123,9 +136,9 @@ public struct TuneResults: Sendable {
             for seed in sortedSeeds {
                 var sample = TuneSample()
                 for workload in workloads {
-                    guard let values = cells[number][workload]?[seed] else {
+                    guard let values = cell[workload]?[seed] else {
                         throw InputError(source: first.path, line: first.row.line,
-                                         "expected a row for every workload and seed the other configurations have; \(Self.describe(identity)) has none for \(workload) seed \(seed) (a main job's screened search runs most configurations on seed 1 only: --search full runs every seed)")
+                                         "expected a row for every workload and seed the other configurations have (or, screened out by a main job, the first seed's only); \(Self.describe(identity)) has none for \(workload) seed \(seed)")
                     }
                     sample.add(values, weight: workloadWeights[workload]!)
                 }
@@ -138,6 +151,7 @@ public struct TuneResults: Sendable {
         self.candidates = candidates
         self.seeds = sortedSeeds
         self.workloads = workloads
+        screenedOut = firsts.count - kept.count
     }
 
     /// `given` if the rows hold it; else the rows' only value. O(rows).

@@ -1,4 +1,5 @@
 @testable import FeedBench
+import Foundation
 import Testing
 
 /// `bench tune`'s search: successive halving picks what the exhaustive grid picks on the
@@ -164,6 +165,34 @@ import Testing
         #expect {
             try TuneResults([file], profile: nil, network: nil, population: other)
         } throws: { "\($0)".contains("expected runs on every network of wifi-and-3g, found none on \"3g\"") }
+    }
+
+    /// `bench tune --results` over a screened main job: the configurations screened out on the
+    /// first seed are left out and counted, the others are tuned on every seed, and the
+    /// recommendation is the main job's; a configuration missing a seed otherwise is refused.
+    @Test(.scratchFolder) func aScreenedMainJobIsTunedOverWhatItRanOnEverySeed() throws {
+        let (population, plan) = try Self.phonesPlan(seconds: 5)
+        let criteria = MatrixSummary.criteria(for: .lowEnd, weighted: true)
+        let results = try ScreenedSearch.run(plan, criteria: criteria, weights: population.weights, jobs: 2)
+        let path = try SharedFiles.scratchDirectory().appendingPathComponent("main-job.csv").path
+        try RunResult.csv(results).write(toFile: path, atomically: true, encoding: .utf8)
+        let read = try TuneResults([try ResultsFile.read(path: path)], profile: nil, network: nil, population: population)
+        let everySeed = Set(results.filter { $0.seed == 2 }.map { "\($0.policy) \($0.prefetchWindow)" })
+        #expect(read.screenedOut > 0 && read.screenedOut + everySeed.count == 4)
+        #expect(Set(read.candidates.map { "\($0.policy) \($0.window)" }) == everySeed)
+        #expect(read.candidates.allSatisfy { $0.samples.count == 2 })
+        let tuned = TuneReport(profile: .lowEnd, criteria: criteria, candidates: read.candidates, seeds: 2, origin: "test").recommended
+        let answer = try #require(MatrixSummary(profile: .lowEnd, results: results, population: population).recommended)
+        #expect(tuned.map { [$0.policy, String($0.memoryLimitBytes), $0.window] } == [answer.policy, String(answer.memoryLimitBytes), answer.window])
+
+        // One run row of a fully run configuration gone: not a screened shape, refused.
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let seedColumn = RunResult.identityIndex("seed")
+        let gone = try #require(lines.lastIndex { $0.split(separator: ",", omittingEmptySubsequences: false).dropFirst(seedColumn).first == "2" })
+        try (lines[..<gone] + lines[(gone + 1)...]).joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect {
+            try TuneResults([try ResultsFile.read(path: path)], profile: nil, network: nil, population: population)
+        } throws: { "\($0)".contains("expected a row for every workload and seed the other configurations have") }
     }
 
     @Test func severalNetworksWithoutAPopulationAreRefused() throws {
