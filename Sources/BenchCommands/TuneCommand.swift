@@ -216,7 +216,7 @@ struct TuneCommand: ParsableCommand {
     /// What the origin adds for a screened main job's file: the configurations left out.
     func screenedOut(_ count: Int) -> String {
         guard count > 0 else { return "" }
-        return "; \(count) configuration\(count == 1 ? "" : "s") the main job screened out on the first seed left out (--search full runs every seed)"
+        return "; \(count) configuration\(count == 1 ? "" : "s") left out: the first seed only, as a screened main job runs those it screens out (--search full runs every seed)"
     }
 
     /// The objective and every bound: the memory budget, no kill, each --constraint, and the
