@@ -28,7 +28,8 @@ public struct TuneResults: Sendable {
     public let seeds: [String]
     /// The workloads every sample adds up, in the order they first appear.
     public let workloads: [String]
-    /// Configurations a main job's screened search ran on the first seed only, left out.
+    /// Configurations left out because they have the first seed only while others have every
+    /// seed, as a main job's screened search leaves those it screens out.
     public let screenedOut: Int
 
     /// Run rows the candidates were built from.
@@ -123,7 +124,7 @@ public struct TuneResults: Sendable {
         let screened = cells.map { cell in
             sortedSeeds.count > 1 && workloads.allSatisfy { cell[$0]?.count == 1 && cell[$0]?[sortedSeeds[0]] != nil }
         }
-        let kept = anyComplete ? firsts.indices.filter { !screened[$0] } : Array(firsts.indices)
+        let kept = firsts.indices.filter { !(anyComplete && screened[$0]) }
         let candidates = try kept.enumerated().map { number, index in
             let first = firsts[index], cell = cells[index]
             let identity = first.row.identity
