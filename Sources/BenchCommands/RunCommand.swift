@@ -139,7 +139,8 @@ struct RunCommand: ParsableCommand {
                                                  storeDirectory: store, prepare: prepare) { bar.update($0, of: $1) }
             case .full:
                 let runs = plan.configurations.map(prepare)
-                results = try RunBatch.run(runs, jobs: jobs, storeDirectory: store) { bar.update($0, of: runs.count) }
+                results = try RunBatch.run(runs, groups: (0..<plan.count).map(plan.sharingGroup(at:)), jobs: jobs,
+                                           storeDirectory: store) { bar.update($0, of: runs.count) }
             }
             bar.finish()
         }
@@ -174,7 +175,9 @@ struct RunCommand: ParsableCommand {
         let agreement = NetworkAgreement.lines(networks: simulated, workloads: plan.firstProfileWorkloads).map { $0 + "\n" }.joined()
         FileDescriptorOutput.write(summary.table + agreement + summary.settings, to: 1)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        FileDescriptorOutput.write("wrote \(destination): \(results.count) runs, \(displayed) displays in \(String(format: "%.2f", seconds)) s\n", to: 2)
+        let shared = results.filter(\.isShared).count
+        let runs = shared == 0 ? "\(results.count) runs" : "\(results.count) runs (\(shared) shared with an identical run)"
+        FileDescriptorOutput.write("wrote \(destination): \(runs), \(displayed) displays in \(String(format: "%.2f", seconds)) s\n", to: 2)
     }
 
     /// The population the runs answer for: --networks', else a built-in profile's own unless

@@ -63,6 +63,16 @@ public struct CacheLimits: Sendable, Hashable {
         return false
     }
 
+    /// Whether these limits are each at least `other`'s (no limit counts as the largest): any
+    /// occupancy within `other` is within these. O(1).
+    public func holdsAtLeast(_ other: CacheLimits) -> Bool {
+        func atLeast<T: Comparable>(_ mine: T?, _ theirs: T?) -> Bool {
+            guard let mine else { return true }
+            return theirs.map { mine >= $0 } ?? false
+        }
+        return atLeast(maxCount, other.maxCount) && atLeast(maxBytes, other.maxBytes)
+    }
+
     /// Whether `occupancy` is within both limits.
     public func holds(_ occupancy: CacheOccupancy) -> Bool {
         (maxCount.map { occupancy.count <= $0 } ?? true) && (maxBytes.map { occupancy.bytes <= $0 } ?? true)

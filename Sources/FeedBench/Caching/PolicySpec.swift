@@ -101,6 +101,25 @@ public struct PolicySpec: Sendable, Hashable, CustomStringConvertible {
         return tunable.defaultValue
     }
 
+    /// Whether the policy decides nothing until it must make room or an entry's lifetime ends:
+    /// a cache that never evicts and never expires an entry then holds every entry inserted and
+    /// not removed, whatever its limit, so two such caches give the same hits. True of the
+    /// one-order policies `lru`, `lfu`, `fifo` and `ttl` (no admission filter, no queue sized by
+    /// the capacity, nothing kept of what left). O(1).
+    public var decidesOnlyToMakeRoom: Bool {
+        settings.isEmpty && [.lru, .lfu, .fifo, .ttl].contains(name)
+    }
+
+    /// The policy with its lifetime taken off: the one that evicts in the same order while no
+    /// entry expires (`ttl` → `fifo`, `ttl:refresh=1` → `lru`, `lru:max-age=60` → `lru`). O(1).
+    public var withoutLifetime: PolicySpec {
+        var spec = self
+        if name == .ttl { spec.name = refreshOnAccess ? .lru : .fifo }
+        spec.maxAge = nil
+        spec.refreshOnAccess = false
+        return spec
+    }
+
     /// The spec as it would be typed (the `policy` column of outputs).
     public var description: String {
         var text = name.rawValue

@@ -22,11 +22,16 @@ struct CacheTiers {
     /// decodes them at their first draw).
     private var undrawn: Set<UInt64> = []
     private let tracksDraws: Bool
+    /// Whether an image was ever refused for its size: by `largestEntryBytes` (a share of the
+    /// limit) or by the policy (larger than the limit, or not admitted).
+    private var refusedForSize = false
+
+    /// Policy ages are in seconds; the simulator's clock counts nanoseconds.
+    static let ageScale: Int64 = 1_000_000_000
 
     init(configuration: PipelineConfiguration, profile: DeviceProfile) throws {
-        // Policy ages are in seconds; the simulator's clock counts nanoseconds.
-        memory = try configuration.memoryPolicy.makePolicy(limits: configuration.memoryLimits, ageScale: 1_000_000_000, source: "--policy")
-        disk = try configuration.diskPolicy.makePolicy(limits: configuration.diskLimits, ageScale: 1_000_000_000, source: "--disk-policy")
+        memory = try configuration.memoryPolicy.makePolicy(limits: configuration.memoryLimits, ageScale: Self.ageScale, source: "--policy")
+        disk = try configuration.diskPolicy.makePolicy(limits: configuration.diskLimits, ageScale: Self.ageScale, source: "--disk-policy")
         let side = Int64(profile.cellPixels)
         downsampledBytes = configuration.downsample ? side * side * 4 : nil
         let memoryLimit = configuration.memoryLimits.maxBytes
@@ -76,10 +81,18 @@ struct CacheTiers {
     /// entry for it.
     mutating func storeInMemory(_ image: ImageDescriptor, at now: Int64) {
         let bytes = decodedBytes(image)
-        if let largestEntryBytes, Double(bytes) >= largestEntryBytes { return }
+        if let largestEntryBytes, Double(bytes) >= largestEntryBytes {
+            refusedForSize = true
+            return
+        }
         if memory.contains(image.url) { return }
-        memory.insert(CacheRequest(key: image.url, size: bytes, time: now))
+        if !memory.insert(CacheRequest(key: image.url, size: bytes, time: now)) { refusedForSize = true }
         if tracksDraws { undrawn.insert(image.url) }
+    }
+
+    /// What the memory cache's limit and lifetime decided so far (`RunSharing` reads it). O(1).
+    var memoryUse: MemoryCacheUse {
+        MemoryCacheUse(limitActed: refusedForSize || memory.occupancy.evictions > 0, expired: memory.occupancy.expirations > 0)
     }
 
     /// Writes downloaded data to the disk cache unless it is there already.

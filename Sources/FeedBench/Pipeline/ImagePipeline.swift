@@ -80,6 +80,9 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
     /// The memory cache's bytes, entries and evictions so far. O(1).
     var memoryOccupancy: CacheOccupancy { caches.memory.occupancy }
 
+    /// What the memory cache's limit and lifetime decided so far. O(1).
+    var memoryUse: MemoryCacheUse { caches.memoryUse }
+
     /// Takes `url` out of the memory cache (its cell scrolled off and the app releases what it
     /// viewed). O(1).
     mutating func evictFromMemory(_ url: UInt64) { caches.memory.remove(url) }

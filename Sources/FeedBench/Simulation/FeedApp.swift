@@ -126,6 +126,8 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
         let history = history
         tally.finish(into: &result, memory: memory.meter, until: end, frames: mainThread.figures, downloads: pipeline.figures,
                      wasDisplayed: { history.wasDisplayed($0) }, seconds: recorders.seconds)
+        result.memoryCacheUse = pipeline.memoryUse
+        result.memoryCacheUse.span = end - session.startTime
         if session.persistent { try store.recordSession(number: session.number, endedAt: end) }
         if configuration.recording.displays {
             // Timed from the session's start, as the request log is.

@@ -6,8 +6,16 @@ public enum RunBatch {
     /// in the file `RunConfiguration.storeFileName` names, continuing what earlier runs left
     /// there (see `FeedSimulation.init`). Runs of one identity would share a file, so they are
     /// refused. `progress` is told how many runs are done, in order, as they are.
-    public static func run(_ configurations: [RunConfiguration], jobs: Int, storeDirectory: String? = nil,
+    ///
+    /// With `groups` (one number or `nil` per configuration, `SweepPlan.sharingGroup(at:)`),
+    /// configurations of one group differ only in the memory cache's policy and limit, and a
+    /// run that another's row stands for is not run (`RunSharing`): the rows are the same.
+    /// Runs on stores in a folder all run (each leaves its file).
+    public static func run(_ configurations: [RunConfiguration], groups: [Int?]? = nil, jobs: Int, storeDirectory: String? = nil,
                            progress: (Int) -> Void = { _ in }) throws -> [RunResult] {
+        if let groups, storeDirectory == nil {
+            return try RunSharing.run(configurations, groups: groups, jobs: jobs, progress: progress)
+        }
         let storePaths = try storeDirectory.map { folder in
             var seen = Set<String>()
             return try configurations.map { configuration in

@@ -42,18 +42,21 @@ public enum StandardMatrix {
             workloads: [behaviors.map { .behavior($0, duration: RunConfiguration.defaultDuration) }],
             strategies: [.cacheFirst], seeds: seeds, session: SweepGrid.Session(),
             defaultNetworks: [NetworkProfile.named(profile.defaultNetwork)])
-        guard let population else { return try RunBatch.run(plan.configurations, jobs: jobs) }
+        guard let population else {
+            return try RunBatch.run(plan.configurations, groups: (0..<plan.count).map(plan.sharingGroup(at:)), jobs: jobs)
+        }
         return try ScreenedSearch.run(plan, criteria: MatrixSummary.criteria(for: profile, weighted: true),
                                       weights: population.weights, jobs: jobs)
     }
 
-    /// The runs of the matrix, or of the parts the caller overrides, in `SweepPlan` order.
-    public static func configurations(
+    /// The runs of the matrix, or of the parts the caller overrides, as a plan (its runs in
+    /// `SweepPlan` order; its `sharingGroup(at:)` for `RunBatch`).
+    public static func plan(
         profile: DeviceProfile, network: NetworkProfile? = nil, caches: [CacheSetup]? = nil,
         memoryLimits: [CacheSize]? = nil, windows: [WindowMode]? = nil, workloads: [ScrollWorkload]? = nil,
         seeds: [UInt64]? = nil, launches: Int = 1,
         gap: Int64 = RunConfiguration.defaultGap, duration: Int64 = RunConfiguration.defaultDuration
-    ) throws -> [RunConfiguration] {
+    ) throws -> SweepPlan {
         var session = SweepGrid.Session()
         session.launches = launches
         session.gap = gap
@@ -66,6 +69,6 @@ public enum StandardMatrix {
             workloads: [workloads ?? behaviors.map { .behavior($0, duration: duration) }],
             strategies: [.cacheFirst], seeds: seeds ?? Self.seeds, session: session,
             defaultNetworks: [NetworkProfile.named(profile.defaultNetwork)]
-        ).configurations
+        )
     }
 }

@@ -216,6 +216,18 @@ public struct SweepPlan: Sendable {
         return run
     }
 
+    /// The runs that differ from run `index` only in the memory cache's policy and limit share
+    /// a number (the first of them's index); `nil` for a library preset's run, whose policy and
+    /// limit come with the rest of its settings. For `RunBatch`'s `groups`. O(1).
+    public func sharingGroup(at index: Int) -> Int? {
+        precondition(index >= 0 && index < count, "SweepPlan: run \(index) outside 0..<\(count)")
+        let inner = diskLimits.count * windows.count * workloads[0].count * strategies.count * seeds.count
+        let limit = index / inner % memoryLimits.count
+        let cache = index / inner / memoryLimits.count % caches.count
+        guard case .policy = caches[cache] else { return nil }
+        return index - (cache * memoryLimits.count + limit) * inner
+    }
+
     /// Every run, in order (for plans small enough to hold).
     public var configurations: [RunConfiguration] { (0..<count).map(configuration(at:)) }
 

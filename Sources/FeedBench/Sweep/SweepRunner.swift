@@ -39,14 +39,25 @@ public enum SweepRunner {
                            storePath: @escaping @Sendable (Int) -> String? = { _ in nil },
                            progress: (Int) -> Void = { _ in },
                            deliver: (Int, RunResult) throws -> Void) throws -> Outcome {
+        try run(count: count, jobs: jobs, stop: stop, work: { try FeedSimulation.run(configuration($0), storePath: storePath($0)) },
+                progress: progress, deliver: deliver)
+    }
+
+    /// Does `work` for positions `0..<count` on `jobs` threads, as `run(count:jobs:stop:configuration:…)` does runs:
+    /// `deliver` gets each finished position's output in increasing order, `progress` the number delivered so far;
+    /// rethrows the error of the earliest failed position, after delivering the outputs before it.
+    public static func run<Output: Sendable>(count: Int, jobs: Int, stop: StopRequest? = nil,
+                                             work: @escaping @Sendable (Int) throws -> Output,
+                                             progress: (Int) -> Void = { _ in },
+                                             deliver: (Int, Output) throws -> Void) throws -> Outcome {
         precondition(jobs > 0, "SweepRunner: jobs must be positive")
-        let state = State(count: count, window: 4 * jobs + 16, stop: stop)
+        let state = State<Output>(count: count, window: 4 * jobs + 16, stop: stop)
         let workers = min(jobs, max(count, 1))
         let group = DispatchGroup()
         for _ in 0..<workers {
             group.enter()
             let thread = Thread {
-                state.work(configuration, storePath)
+                state.work(work)
                 group.leave()
             }
             thread.stackSize = 8 << 20
@@ -56,8 +67,8 @@ public enum SweepRunner {
         var delivered = 0
         while let (position, result) = state.nextInOrder() {
             switch result {
-            case let .success(row):
-                try deliver(position, row)
+            case let .success(output):
+                try deliver(position, output)
                 delivered += 1
                 progress(delivered)
             case let .failure(error):
@@ -68,8 +79,8 @@ public enum SweepRunner {
         group.wait()
         // Stopped early: whatever finished after the first gap, in order.
         for (position, result) in state.leftovers() {
-            guard case let .success(row) = result else { continue }
-            try deliver(position, row)
+            guard case let .success(output) = result else { continue }
+            try deliver(position, output)
             delivered += 1
             progress(delivered)
         }
@@ -78,7 +89,7 @@ public enum SweepRunner {
     }
 
     /// What the threads share, behind one condition lock.
-    final class State: @unchecked Sendable {
+    final class State<Output>: @unchecked Sendable {
         let count: Int
         let window: Int
         let stop: StopRequest?
@@ -87,7 +98,7 @@ public enum SweepRunner {
         var nextToDeliver = 0
         var running = 0
         var abandoned = false
-        var finished: [Int: Result<RunResult, Error>] = [:]
+        var finished: [Int: Result<Output, Error>] = [:]
 
         init(count: Int, window: Int, stop: StopRequest?) {
             self.count = count
@@ -98,7 +109,7 @@ public enum SweepRunner {
         var stopping: Bool { abandoned || stop?.isRequested == true }
 
         /// A worker thread: takes positions in order until none is left or a stop is requested.
-        func work(_ configuration: (Int) -> RunConfiguration, _ storePath: (Int) -> String?) {
+        func work(_ work: (Int) throws -> Output) {
             condition.lock()
             running += 1
             while true {
@@ -109,7 +120,7 @@ public enum SweepRunner {
                 let position = nextToStart
                 nextToStart += 1
                 condition.unlock()
-                let result = Result { try FeedSimulation.run(configuration(position), storePath: storePath(position)) }
+                let result = Result { try work(position) }
                 condition.lock()
                 finished[position] = result
                 condition.broadcast()
@@ -121,7 +132,7 @@ public enum SweepRunner {
 
         /// The next position's result once it is there; `nil` when every position was
         /// delivered, or when the workers have stopped and the next position never ran.
-        func nextInOrder() -> (Int, Result<RunResult, Error>)? {
+        func nextInOrder() -> (Int, Result<Output, Error>)? {
             condition.lock()
             defer { condition.unlock() }
             while true {
@@ -148,7 +159,7 @@ public enum SweepRunner {
         }
 
         /// After the workers have ended: the finished results not yet delivered, in order.
-        func leftovers() -> [(Int, Result<RunResult, Error>)] {
+        func leftovers() -> [(Int, Result<Output, Error>)] {
             condition.lock()
             defer { condition.unlock() }
             let rest = finished.sorted { $0.key < $1.key }

@@ -22,18 +22,21 @@ public enum ScreenedSearch {
                            progress: (Int, Int) -> Void = { _, _ in }) throws -> [RunResult] {
         let seeds = plan.seeds.count
         let all = plan.configurations.map(prepare)
+        let groups = (0..<plan.count).map(plan.sharingGroup(at:))
         guard seeds > 1 else {
-            return try RunBatch.run(all, jobs: jobs, storeDirectory: storeDirectory) { progress($0, all.count) }
+            return try RunBatch.run(all, groups: groups, jobs: jobs, storeDirectory: storeDirectory) { progress($0, all.count) }
         }
         // Seeds vary fastest in plan order: run i is seed i % seeds of group i / seeds.
-        let firstSeed = stride(from: 0, to: all.count, by: seeds).map { all[$0] }
-        let screened = try RunBatch.run(firstSeed, jobs: jobs, storeDirectory: storeDirectory) { progress($0, firstSeed.count) }
+        let firstSeedRuns = Array(stride(from: 0, to: all.count, by: seeds))
+        let firstSeed = firstSeedRuns.map { all[$0] }
+        let screened = try RunBatch.run(firstSeed, groups: firstSeedRuns.map { groups[$0] }, jobs: jobs,
+                                        storeDirectory: storeDirectory) { progress($0, firstSeed.count) }
         let contenders = self.contenders(screened.map(MatrixSummary.Run.init), criteria: criteria, weights: weights)
         var rest: [Int] = []
         for (group, result) in screened.enumerated() where contenders.contains(Key(result)) {
             rest += (1..<seeds).map { group * seeds + $0 }
         }
-        let more = try RunBatch.run(rest.map { all[$0] }, jobs: jobs, storeDirectory: storeDirectory) {
+        let more = try RunBatch.run(rest.map { all[$0] }, groups: rest.map { groups[$0] }, jobs: jobs, storeDirectory: storeDirectory) {
             progress(firstSeed.count + $0, firstSeed.count + rest.count)
         }
         var results: [RunResult] = []

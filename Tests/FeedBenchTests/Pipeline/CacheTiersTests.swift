@@ -58,6 +58,43 @@ import Testing
         #expect(unlimited.memory.contains(1), "no cost limit, no share of it")
     }
 
+    /// `RunSharing` trusts this flag: any way the limit changes what the cache holds sets it.
+    @Test func theLimitActsWhenItEvictsRefusesOrTrimsAndNotBefore() throws {
+        var roomy = try Self.tiers(memoryLimits: .bytes(3_000_000)) { $0.downsample = false }
+        for url in UInt64(1)...3 { roomy.storeInMemory(Self.image(url, side: 500), at: 0) } // 1,000,000 bytes each
+        #expect(roomy.memoryUse == MemoryCacheUse(limitActed: false, expired: false), "full, but nothing left")
+        roomy.storeInMemory(Self.image(4, side: 500), at: 0)
+        #expect(roomy.memoryUse.limitActed, "an eviction")
+
+        var share = try Self.tiers(memoryLimits: .bytes(40_000_000)) {
+            $0.downsample = false
+            $0.maxEntryShare = 0.1
+        }
+        share.storeInMemory(Self.image(1), at: 0)
+        #expect(share.memoryUse.limitActed, "refused as 10 % of the limit")
+
+        var small = try Self.tiers(memoryLimits: .bytes(100_000)) { $0.downsample = false }
+        small.storeInMemory(Self.image(1), at: 0)
+        #expect(small.memoryUse.limitActed && small.memory.occupancy.evictions == 0, "refused as larger than the limit")
+
+        var trimmed = try Self.tiers(memoryLimits: .bytes(5_000_000)) {
+            $0.downsample = false
+            $0.background = .toShareOfLimit(0.5)
+        }
+        for url in UInt64(1)...2 { trimmed.storeInMemory(Self.image(url, side: 500), at: 0) }
+        trimmed.enterBackground()
+        #expect(!trimmed.memoryUse.limitActed, "2,000,000 bytes are within half the limit")
+        trimmed.storeInMemory(Self.image(3, side: 500), at: 0)
+        trimmed.enterBackground()
+        #expect(trimmed.memoryUse.limitActed, "3,000,000 bytes are not")
+
+        var expiring = try Self.tiers { $0.memoryPolicy = PolicySpec(.ttl, maxAge: 1) }
+        expiring.storeInMemory(Self.image(1), at: 0)
+        let hit = expiring.lookUpInMemory(Self.image(1), at: 2_000_000_000)
+        #expect(!hit)
+        #expect(expiring.memoryUse == MemoryCacheUse(limitActed: false, expired: true))
+    }
+
     /// Four 1,000,000-byte bitmaps in a cache limited to `limits`, then the app is backgrounded.
     static func backgroundedBytes(_ trim: BackgroundTrim, limits: CacheLimits) throws -> Int64 {
         var tiers = try Self.tiers(memoryLimits: limits) {

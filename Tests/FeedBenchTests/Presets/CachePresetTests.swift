@@ -235,9 +235,9 @@ import Testing
 
     @Test func everyPresetRunsAndNamesItsDecodeInTheScenario() throws {
         let presets = CachePreset.all.map(CacheSetup.preset) + [.preset(try CachePreset.named("nuke:downsample"))]
-        let runs = try StandardMatrix.configurations(profile: .lowEnd, caches: presets,
+        let runs = try StandardMatrix.plan(profile: .lowEnd, caches: presets,
                                                      windows: [.items(PrefetchWindow(ahead: 10))],
-                                                     workloads: [.behavior(.skimmer, duration: 20_000_000_000)], seeds: [1])
+                                                     workloads: [.behavior(.skimmer, duration: 20_000_000_000)], seeds: [1]).configurations
         let results = try RunBatch.run(runs, jobs: 2)
         #expect(results.map(\.policy) == ["default(lru:max-age=3600)", "aggressive(lru:max-age=86400)", "conservative(ttl:max-age=300)",
                                           "nuke(clock)", "nuke@main(clock)", "kingfisher(lru:max-age=300:refresh=1)", "sdwebimage(lru)",

@@ -28,8 +28,8 @@ import Testing
     }
 
     @Test func colouredSummaryIsThePlainOneWithEscapesAround() throws {
-        let results = try RunBatch.run(StandardMatrix.configurations(profile: .lowEnd, windows: [.items(PrefetchWindow(ahead: 0)), .items(PrefetchWindow(ahead: 20))],
-                                                                   duration: 10_000_000_000), jobs: 2)
+        let results = try RunBatch.run(StandardMatrix.plan(profile: .lowEnd, windows: [.items(PrefetchWindow(ahead: 0)), .items(PrefetchWindow(ahead: 20))],
+                                                                   duration: 10_000_000_000).configurations, jobs: 2)
         let summary = MatrixSummary(profile: .lowEnd, results: results)
         let plain = summary.table(), coloured = summary.table(style: TerminalStyle(usesColour: true))
         #expect(!plain.contains("\u{1B}"))

@@ -15,9 +15,9 @@ import Testing
     }
 
     @Test func theSameArgumentsGiveTheSameRowWhateverTheJobs() throws {
-        let runs = try StandardMatrix.configurations(profile: .lowEnd, memoryLimits: [.times(millionths: 250_000), .setups],
+        let runs = try StandardMatrix.plan(profile: .lowEnd, memoryLimits: [.times(millionths: 250_000), .setups],
                                                      windows: [.items(PrefetchWindow(ahead: 0)), .items(PrefetchWindow(ahead: 20))],
-                                                     seeds: [1], duration: Self.duration)
+                                                     seeds: [1], duration: Self.duration).configurations
         let one = try RunBatch.run(runs, jobs: 1).map(\.csvRow)
         let two = try RunBatch.run(runs, jobs: 2).map(\.csvRow)
         let again = try RunBatch.run(runs, jobs: 3).map(\.csvRow)

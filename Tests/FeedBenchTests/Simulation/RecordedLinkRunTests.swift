@@ -60,8 +60,8 @@ import Testing
 
     @Test func aRecordedPresetsRunsAreTheSameWhateverTheJobsAndStartWhereTheSeedSays() throws {
         let network = try #require(try NetworkProfile.preset(named: "att-lte-driving", source: "test"))
-        let runs = try StandardMatrix.configurations(profile: .lowEnd, network: network, memoryLimits: [.times(millionths: 250_000)],
-                                                     windows: [.items(PrefetchWindow(ahead: 5))], seeds: [1, 2], duration: 20_000_000_000)
+        let runs = try StandardMatrix.plan(profile: .lowEnd, network: network, memoryLimits: [.times(millionths: 250_000)],
+                                                     windows: [.items(PrefetchWindow(ahead: 5))], seeds: [1, 2], duration: 20_000_000_000).configurations
         #expect(try RunBatch.run(runs, jobs: 1).map(\.csvRow) == RunBatch.run(runs, jobs: 2).map(\.csvRow))
         #expect(network.recordingStart(seed: 1) != network.recordingStart(seed: 2))
         let period = try #require(network.downlinkTrace).period

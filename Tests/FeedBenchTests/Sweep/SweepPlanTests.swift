@@ -29,10 +29,35 @@ import Testing
 
     @Test func theStandardMatrixIsThePlanOfOneProfile() throws {
         let plan = try SweepPlan(grid(["profiles": ["low-end"], "memory_limits": ["0.03125x", "0.0625x", "0.125x", "0.25x", "0.5x", "1x"], "seeds": ["1", "2", "3"]]))
-        let standard = try StandardMatrix.configurations(profile: .lowEnd)
+        let standard = try StandardMatrix.plan(profile: .lowEnd).configurations
         #expect(plan.configurations.map(\.emptyResult.identity) == standard.map(\.emptyResult.identity))
         #expect(plan.count == 4 * 6 * 6 * 2 * 3)
         #expect(Set(standard.map(\.pipeline.memoryLimits.maxBytes)) == [14_745_600, 29_491_200, 58_982_400, 117_964_800, 235_929_600, 471_859_200])
+    }
+
+    /// `RunBatch` shares runs within a group, so a group must be exactly the runs that differ
+    /// in the memory cache's policy and limit alone.
+    @Test func runsShareAGroupExactlyWhenOnlyTheirPolicyAndMemoryLimitDiffer() throws {
+        var grid = grid(["profiles": ["low-end", "tablet"], "policies": ["lru", "ttl:max-age=300"], "windows": ["0", "10"],
+                         "behaviors": ["browser", "skimmer"], "seeds": ["1", "2"], "memory_limits": ["0.25x", "1x"]])
+        grid.presets = [SweepGrid.Value("nuke", source: "--presets")]
+        let plan = try SweepPlan(grid)
+        let rows = plan.configurations.map(\.emptyResult)
+        func rest(_ row: RunResult) -> [String] {
+            let identity = row.identity
+            return identity.enumerated().filter { ![RunResult.identityIndex("policy"), RunResult.identityIndex("memory_limit_bytes")].contains($0.offset) }.map(\.element)
+        }
+        for index in 0..<plan.count {
+            guard let group = plan.sharingGroup(at: index) else {
+                #expect(rows[index].policy.hasPrefix("nuke"), "only a preset's runs stand alone")
+                continue
+            }
+            #expect(rest(rows[group]) == rest(rows[index]) && plan.sharingGroup(at: group) == group)
+            for other in 0..<plan.count where !rows[other].policy.hasPrefix("nuke") && rest(rows[other]) == rest(rows[index]) {
+                #expect(plan.sharingGroup(at: other) == group)
+            }
+        }
+        #expect(Set((0..<plan.count).compactMap(plan.sharingGroup(at:))).count == 2 * 2 * 2 * 2)
     }
 
     @Test func defaultsCoverEveryBuiltInProfile() throws {

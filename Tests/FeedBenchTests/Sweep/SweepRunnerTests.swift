@@ -4,8 +4,8 @@ import Testing
 /// The runner delivers every run once, in order, whatever the number of threads, and stops
 /// starting runs when asked.
 @Suite struct SweepRunnerTests {
-    let runs = try! StandardMatrix.configurations(profile: .lowEnd, windows: [.items(PrefetchWindow(ahead: 0))],
-                                                  workloads: [.behavior(.browser, duration: 5_000_000_000)])
+    let runs = try! StandardMatrix.plan(profile: .lowEnd, windows: [.items(PrefetchWindow(ahead: 0))],
+                                                  workloads: [.behavior(.browser, duration: 5_000_000_000)]).configurations
 
     @Test(arguments: [1, 2, 5])
     func everyRunIsDeliveredOnceInOrder(jobs: Int) throws {
