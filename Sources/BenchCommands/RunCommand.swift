@@ -139,7 +139,7 @@ struct RunCommand: ParsableCommand {
                                                  storeDirectory: store, prepare: prepare) { bar.update($0, of: $1) }
             case .full:
                 let runs = plan.configurations.map(prepare)
-                results = try RunBatch.run(runs, groups: (0..<plan.count).map(plan.sharingGroup(at:)), jobs: jobs,
+                results = try RunBatch.run(runs, groups: plan.sharingGroups, jobs: jobs,
                                            storeDirectory: store) { bar.update($0, of: runs.count) }
             }
             bar.finish()

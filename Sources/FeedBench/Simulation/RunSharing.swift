@@ -93,11 +93,10 @@ public enum RunSharing {
         // Every entry it held was held in the target's cache too, and made room for as there.
         let sameRoom = (limits == source.memoryLimits && policy.withoutLifetime == source.memoryPolicy.withoutLifetime)
             || (!use.limitActed && limits.holdsAtLeast(source.memoryLimits))
-        // And it expired as the target's cache would: alike, or neither could.
+        // And it expired as the target's cache would: the same policy holding the same entries
+        // expires alike; otherwise neither may expire anything.
         let lifetime = policy.expiry(defaultMaxAge: nil, ageScale: CacheTiers.ageScale)?.maxAge
-        let sameExpiry = (policy == source.memoryPolicy && limits == source.memoryLimits)
-            || (policy == source.memoryPolicy && !use.limitActed)
-            || (!use.expired && lifetime.map { use.span <= $0 } ?? true)
+        let sameExpiry = policy == source.memoryPolicy || (!use.expired && lifetime.map { use.span <= $0 } ?? true)
         return sameRoom && sameExpiry
     }
 }

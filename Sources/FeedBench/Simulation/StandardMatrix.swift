@@ -43,7 +43,7 @@ public enum StandardMatrix {
             strategies: [.cacheFirst], seeds: seeds, session: SweepGrid.Session(),
             defaultNetworks: [NetworkProfile.named(profile.defaultNetwork)])
         guard let population else {
-            return try RunBatch.run(plan.configurations, groups: (0..<plan.count).map(plan.sharingGroup(at:)), jobs: jobs)
+            return try RunBatch.run(plan.configurations, groups: plan.sharingGroups, jobs: jobs)
         }
         return try ScreenedSearch.run(plan, criteria: MatrixSummary.criteria(for: profile, weighted: true),
                                       weights: population.weights, jobs: jobs)

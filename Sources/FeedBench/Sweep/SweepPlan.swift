@@ -228,6 +228,9 @@ public struct SweepPlan: Sendable {
         return index - (cache * memoryLimits.count + limit) * inner
     }
 
+    /// Every run's `sharingGroup(at:)`, in order: `RunBatch`'s `groups`. O(runs).
+    public var sharingGroups: [Int?] { (0..<count).map(sharingGroup(at:)) }
+
     /// Every run, in order (for plans small enough to hold).
     public var configurations: [RunConfiguration] { (0..<count).map(configuration(at:)) }
 

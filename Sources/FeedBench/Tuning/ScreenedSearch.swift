@@ -22,7 +22,7 @@ public enum ScreenedSearch {
                            progress: (Int, Int) -> Void = { _, _ in }) throws -> [RunResult] {
         let seeds = plan.seeds.count
         let all = plan.configurations.map(prepare)
-        let groups = (0..<plan.count).map(plan.sharingGroup(at:))
+        let groups = plan.sharingGroups
         guard seeds > 1 else {
             return try RunBatch.run(all, groups: groups, jobs: jobs, storeDirectory: storeDirectory) { progress($0, all.count) }
         }
