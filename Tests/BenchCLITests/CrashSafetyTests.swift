@@ -52,24 +52,34 @@ import Glibc
         let folder = try BenchProcess.scratch()
         let store = folder.appendingPathComponent("store").path
         let out = folder.appendingPathComponent("out.csv").path
-        // About 1.4 s a session in a debug build, so both kills land mid-run, and about 1,200
-        // images viewed a session (the reader scrolls slowly): the two killed sessions and the two
-        // finished ones stay well inside the 5,000-image catalogue, which a session whose every
-        // image was viewed before would find empty (and be refused for showing nothing).
-        let run = ["run", "--profile", "low-end", "--network", "lte", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "20", "--trace", "reader",
-                   "--launches", "250", "--gap", "1h", "--duration", "20s", "--store", store, "--out", out, "--jobs", "1"]
+        // About 1,200 images viewed a session (the reader scrolls slowly): the two killed sessions
+        // and the two finished ones stay well inside the 5,000-image catalogue, which a session
+        // whose every image was viewed before would find empty (and be refused for showing
+        // nothing). A session takes about 0.2 s in this debug build, more on a slower machine or
+        // one built file by file; the kills land at a quarter and at a half of one timed here, on
+        // a store of its own, so that both come mid-run whatever the machine's speed.
+        func run(_ store: String) -> [String] {
+            ["run", "--profile", "low-end", "--network", "lte", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "20", "--trace", "reader",
+             "--launches", "250", "--gap", "1h", "--duration", "20s", "--store", store, "--out", out, "--jobs", "1"]
+        }
+        let started = ContinuousClock.now
+        #expect(try BenchProcess.run(run(folder.appendingPathComponent("timed").path)).status == 0)
+        let elapsed = (ContinuousClock.now - started).components
+        let session = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        try FileManager.default.removeItem(atPath: out)
         var interrupted = 0
-        for delay in [0.1, 0.25] {
-            if try Self.killed(run, after: delay) { interrupted += 1 }
-            #expect(!FileManager.default.fileExists(atPath: out), "no results file from a killed run")
+        for share in [0.25, 0.5] {
+            let delay = session * share
+            if try Self.killed(run(store), after: delay) { interrupted += 1 }
+            #expect(!FileManager.default.fileExists(atPath: out), "no results file from a run killed after \(delay) s")
         }
         #expect(interrupted == 2)
-        let finished = try BenchProcess.run(run)
+        let finished = try BenchProcess.run(run(store))
         #expect(finished.status == 0, "\(finished.stderr)")
         let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
         let reshown = rows[0].split(separator: ",").firstIndex(of: "reshown_viewed")
         #expect(rows.count == 2 && reshown.map { rows[1].split(separator: ",")[$0] } == "0", "one row, no image shown twice")
-        let next = try BenchProcess.run(run)
+        let next = try BenchProcess.run(run(store))
         #expect(next.status == 0, "and the run after that: \(next.stderr)")
     }
 
