@@ -10,11 +10,9 @@ import PackageDescription
 // module (about 2 min on 2 cores); FEEDBENCH_INCREMENTAL=1 in the environment builds it file by
 // file instead (CI's sanitizer and fuzzing builds, whose runs are short). SwiftPM refuses unsafe
 // flags in a package fetched as another's dependency (checked out), so such a copy builds without.
-let optimizedInDebug: [SwiftSetting] =
-    Context.packageDirectory.contains("/checkouts/") ? []
-    : Context.environment["FEEDBENCH_INCREMENTAL"] == "1"
-    ? [.unsafeFlags(["-O"], .when(configuration: .debug))]
-    : [.unsafeFlags(["-O", "-wmo", "-num-threads", "2"], .when(configuration: .debug))]
+let wholeModule = Context.environment["FEEDBENCH_INCREMENTAL"] == "1" ? [] : ["-wmo", "-num-threads", "2"]
+let optimizedInDebug: [SwiftSetting] = Context.packageDirectory.contains("/checkouts/")
+    ? [] : [.unsafeFlags(["-O"] + wholeModule, .when(configuration: .debug))]
 
 let package = Package(
     name: "FeedBench",

@@ -64,8 +64,7 @@ import Glibc
         }
         let started = ContinuousClock.now
         #expect(try BenchProcess.run(run(folder.appendingPathComponent("timed").path)).status == 0)
-        let elapsed = (ContinuousClock.now - started).components
-        let session = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        let session = (ContinuousClock.now - started).inSeconds
         try FileManager.default.removeItem(atPath: out)
         var interrupted = 0
         for share in [0.25, 0.5] {

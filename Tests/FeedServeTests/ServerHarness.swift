@@ -57,7 +57,7 @@ struct RunningServer {
         var fields: [String: String] = [:]
         for (name, value) in http.allHeaderFields { fields[String(describing: name).lowercased()] = String(describing: value) }
         return Reply(status: http.statusCode, headers: fields, body: Array(data),
-                     seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                     seconds: elapsed.inSeconds)
     }
 
     /// Changes the server's conditions.

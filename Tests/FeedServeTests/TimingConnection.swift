@@ -1,6 +1,7 @@
 #if HTTP
 import Foundation
 import Synchronization
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,7 +66,7 @@ final class TimingConnection {
         while buffer.count < end { try receive() }
         let elapsed = ContinuousClock.now - start
         buffer.removeFirst(end)
-        return (status, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return (status, elapsed.inSeconds)
     }
 
     /// Sends `GET path`, reads until `bytes` bytes of the reply (its head included) have come,

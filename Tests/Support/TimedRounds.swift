@@ -98,4 +98,7 @@ public enum TimedRounds {
 extension Duration {
     /// Whole milliseconds, rounded down.
     var wholeMilliseconds: Int64 { components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000 }
+
+    /// The duration in seconds, as a `Double` (a test's delays and timings).
+    public var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
