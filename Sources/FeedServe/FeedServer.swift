@@ -55,7 +55,8 @@ public struct FeedServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM (then finishes the responses under way) or until the task
     /// is cancelled. `onListening` gets the URL once the socket is bound. Throws an `InputError`
-    /// when the log cannot be written or the address cannot be listened on (taken, not local).
+    /// when the address cannot be listened on (taken, not local) or the log cannot be written,
+    /// at the start or later (then the server stops, the log holding every line written whole).
     public func run(onListening: @escaping @Sendable (String) async -> Void) async throws {
         let log = try settings.logPath.map(RequestLog.init(path:))
         defer { log?.close() }
@@ -72,16 +73,19 @@ public struct FeedServer: Sendable {
         let closures = state.closures
         let listened = SharedFlag()
         // Tells the server when a client closes its connection or resets its stream (`ClientClosures`).
-        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [ClientClosures.Watcher(closures)])
+        let clientTimeout = TimeAmount(settings.clientTimeout)
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [ClientClosures.Watcher(closures)], idleTimeout: clientTimeout)
+        let quota = ConnectionQuota()
         let server: HTTPServerBuilder = try settings.tls.map { tls in
             let configuration = try tls.configuration()
             // HTTP/2 connections advertise the stream limit of the conditions current when they start.
             return HTTPServerBuilder { responder in
-                try NegotiatedHTTPChannel(tls: configuration, requests: http1,
-                                          streamLimit: { state.conditions.network.maxConcurrentStreams }, responder: responder)
+                ConnectionQuota.Gate(base: try NegotiatedHTTPChannel(tls: configuration, requests: http1, clientTimeout: clientTimeout,
+                                                                     streamLimit: { state.conditions.network.maxConcurrentStreams },
+                                                                     responder: responder), quota: quota)
             }
-        } ?? .http1(configuration: http1)
-        let scheme = settings.tls == nil ? "http" : "https"
+        } ?? HTTPServerBuilder { responder in ConnectionQuota.Gate(base: HTTP1Channel(responder: responder, configuration: http1), quota: quota) }
+        let scheme = state.scheme
         let app = Application(
             router: router,
             server: server,
@@ -98,7 +102,14 @@ public struct FeedServer: Sendable {
             logger: Logger(label: "bench-serve", factory: { _ in SwiftLogNoOpLogHandler() })
         )
         do {
-            try await app.runService()
+            // The server stops when the log cannot be written: it says so rather than serve on
+            // with requests missing from the log.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await app.runService() }
+                if let log { group.addTask { try await log.failure() } }
+                try await group.next()
+                group.cancelAll()
+            }
         } catch {
             // A server that never listened leaves no log behind.
             if let path = settings.logPath, !listened.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }

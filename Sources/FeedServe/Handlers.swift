@@ -39,7 +39,7 @@ struct Handlers: Sendable {
         let response: Response
         switch call.outcome {
         case .page:
-            response = Self.json(.ok, FeedAPIBody.page(images.prefix(limit), authority: request.head.authority ?? "localhost"))
+            response = Self.json(.ok, FeedAPIBody.page(images.prefix(limit), origin: state.scheme + "://" + (request.head.authority ?? "localhost")))
         case let .failure(failure):
             let (status, message) = FeedAPIBody.failure(failure)
             var failed = Self.error(HTTPResponse.Status(code: status), message)
@@ -47,8 +47,16 @@ struct Handlers: Sendable {
             response = failed
         }
         if case .failure(.timeout) = call.outcome {
-            // The client gives up at the timeout, as the simulated app does: nothing crosses the network.
-            if delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay)) }
+            // The client gives up at the timeout, as the simulated app does: nothing crosses the
+            // network. One that goes away before is let go at once, as on the network.
+            state.closures.begin(context.connection)
+            defer { state.closures.end(context.connection) }
+            do {
+                try await state.sleep(until: now + delay, watching: context)
+            } catch {
+                Self.log(state, request, context, status: RequestLogFile.clientClosed, bytes: 0, arrived: arrived, delay: delay)
+                throw ClientClosed()
+            }
             return respond(request, context, response, arrived: arrived, delay: delay)
         }
         // The server's own time is the API's latency; then the answer crosses the network.
@@ -61,9 +69,10 @@ struct Handlers: Sendable {
         }
         do {
             try await Self.arrival(of: sent, body: Int64(response.body.contentLength ?? 0), on: network, state: state, context: context)
-        } catch let error as ClientClosed {
+        } catch {
+            // The client closed its connection or its stream (which may end the request's task).
             Self.log(state, request, context, status: RequestLogFile.clientClosed, bytes: 0, arrived: arrived, delay: delay, sent: sent)
-            throw error
+            throw ClientClosed()
         }
         return respond(request, context, response, arrived: arrived, delay: delay, sent: sent)
     }
@@ -135,7 +144,7 @@ struct Handlers: Sendable {
             state.closures.end(context.connection)
             Self.log(state, request, context, status: RequestLogFile.clientClosed, bytes: 0, objectBytes: jpeg.byteCount, arrived: arrived,
                      delay: 0, sent: sent)
-            throw error
+            throw ClientClosed()
         }
         if let answer {
             network.end(sent.id, at: state.now)

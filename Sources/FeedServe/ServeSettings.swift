@@ -15,9 +15,17 @@ public struct ServeSettings: Sendable {
     /// TLS, when served over it: HTTP/2 and HTTP/1.1 on the one port, chosen by ALPN; else
     /// plain HTTP/1.1.
     public var tls: ServeTLS?
+    /// How long a client may send nothing before it is let go: before its TLS handshake is done,
+    /// before its request's head is complete or between two pieces of its body, and between
+    /// requests (HTTP/1.1) or with no stream open (HTTP/2); never while its answer is under way.
+    /// 75 s by default: nginx's keep-alive timeout (its header and body timeouts are 60 s,
+    /// Apache's `Timeout` 60 s), above the 60 s after which AsyncHTTPClient and URLSession's
+    /// pools drop an idle connection themselves, so a client's idle connection is never closed
+    /// by the server just as it is used again.
+    public var clientTimeout: Duration
 
     public init(host: String = "127.0.0.1", port: Int = 8080, seed: UInt64 = 1, catalog: ImageCatalog = ImageCatalog(seed: 0),
-                conditions: ServeConditions, logPath: String? = nil, tls: ServeTLS? = nil) {
+                conditions: ServeConditions, logPath: String? = nil, tls: ServeTLS? = nil, clientTimeout: Duration = .seconds(75)) {
         self.host = host
         self.port = port
         self.seed = seed
@@ -25,6 +33,7 @@ public struct ServeSettings: Sendable {
         self.conditions = conditions
         self.logPath = logPath
         self.tls = tls
+        self.clientTimeout = clientTimeout
     }
 }
 #endif

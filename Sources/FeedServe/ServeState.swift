@@ -28,6 +28,8 @@ final class ServeState: Sendable {
     let log: RequestLog?
     /// Whether the server speaks TLS (and so HTTP/2).
     let overTLS: Bool
+    /// The scheme of the server's URLs: `https` over TLS, else `http`.
+    var scheme: String { overTLS ? "https" : "http" }
 
     init(settings: ServeSettings, log: RequestLog?) throws {
         var api = settings.conditions.api

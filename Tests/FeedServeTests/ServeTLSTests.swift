@@ -28,9 +28,10 @@ import Testing
         let task: Task<Void, Error>
         let client: HTTPClient
 
-        init(_ conditions: ServeConditions, log: String, http1Only: Bool = false) async throws {
+        init(_ conditions: ServeConditions, log: String, http1Only: Bool = false, clientTimeout: Duration = .seconds(75)) async throws {
             tls = try ServeTLS.generated(host: "127.0.0.1")
-            let settings = ServeSettings(host: "127.0.0.1", port: 0, seed: 1, conditions: conditions, logPath: log, tls: tls)
+            let settings = ServeSettings(host: "127.0.0.1", port: 0, seed: 1, conditions: conditions, logPath: log, tls: tls,
+                                         clientTimeout: clientTimeout)
             (base, task) = try await FeedServer(settings: settings).start(on: OwnThreads.executor)
             var tlsConfiguration = TLSConfiguration.makeClientConfiguration()
             tlsConfiguration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(Array(tls.certificatePEM.utf8)))
@@ -38,6 +39,9 @@ import Testing
             configuration.httpVersion = http1Only ? .http1Only : .automatic
             client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         }
+
+        /// The port the server listens on.
+        var port: Int { Int(base.split(separator: ":").last!)! }
 
         /// GETs `path`: the status, the HTTP version's major number and the body.
         func get(_ path: String, priority: String? = nil) async throws -> (status: Int, version: Int, body: ByteBuffer) {
@@ -50,9 +54,9 @@ import Testing
 
         /// Runs `body` against a server started for it, then stops the client and the server,
         /// whether `body` threw or not.
-        static func serving<Result>(_ conditions: ServeConditions, log: String, http1Only: Bool = false,
+        static func serving<Result>(_ conditions: ServeConditions, log: String, http1Only: Bool = false, clientTimeout: Duration = .seconds(75),
                                     _ body: (Served) async throws -> Result) async throws -> Result {
-            let served = try await Served(conditions, log: log, http1Only: http1Only)
+            let served = try await Served(conditions, log: log, http1Only: http1Only, clientTimeout: clientTimeout)
             let result: Swift.Result<Result, Error>
             do { result = .success(try await body(served)) } catch { result = .failure(error) }
             try await served.client.shutdown()
@@ -109,6 +113,18 @@ import Testing
         #expect(missing.count == 2 && missing[0].connection == missing[1].connection)
     }
 
+    /// A page's image URLs are the server's own: `https` over TLS, a URL the client can follow.
+    @Test func aPagesImageURLsSayHTTPSOverTLS() async throws {
+        let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
+        let (base, page, image) = try await Served.serving(Self.conditions(http: .http2), log: log) { served in
+            let page = String(buffer: try await served.get("/v1/images/search?limit=2&page=1").body)
+            let url = try #require(page.split(separator: "\"").first { $0.hasSuffix(".jpg") })
+            return (served.base, page, try await served.get(String(url.dropFirst(served.base.count))))
+        }
+        #expect(page.components(separatedBy: "\"url\": \"\(base)/images/").count == 3, "\(page)")
+        #expect(base.hasPrefix("https://") && image.status == 200)
+    }
+
     @Test func aClientThatOffersOnlyHTTP11GetsItOnTheSamePort() async throws {
         let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
         let reply = try await Served.serving(Self.conditions(http: .http11), log: log, http1Only: true) { try await $0.get("/images/3.jpg") }
@@ -148,14 +164,13 @@ import Testing
         tlsConfiguration.applicationProtocols = ["h2"]
         let context = try NIOSSLContext(configuration: tlsConfiguration)
         let settings = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: HTTP2Settings.self)
-        let port = Int(served.base.split(separator: ":").last!)!
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).channelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandlers([
                     NIOSSLClientHandler(context: context, serverHostname: nil), NIOHTTP2Handler(mode: .client), SettingsReader(settings),
                 ])
             }
-        }.connect(host: "127.0.0.1", port: port).get()
+        }.connect(host: "127.0.0.1", port: served.port).get()
         defer { channel.close(promise: nil) }
         return try await settings.futureResult.get().last { $0.parameter == .maxConcurrentStreams }?.value
     }

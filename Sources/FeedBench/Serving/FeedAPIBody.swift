@@ -1,15 +1,18 @@
 /// The bodies of `bench serve`'s feed API — a page as `[{"id", "url", "width", "height"}]`, an
 /// error as `{"error": "…"}` — shared with the simulated request log (`bench run --requests`),
-/// whose byte counts are those of these bodies for a server at `defaultAuthority`.
+/// whose byte counts are those of these bodies for a server at `defaultOrigin`.
 public enum FeedAPIBody {
     /// The host and port the simulated log assumes the app asked (`bench serve`'s default).
     public static let defaultAuthority = "127.0.0.1:8080"
+    /// The scheme, host and port the simulated log assumes (plain `bench serve`'s default; over
+    /// `--tls` each image's URL says `https`, one byte more).
+    public static let defaultOrigin = "http://" + defaultAuthority
 
-    /// A page: each image's id, its URL on the server at `authority`, its width and height.
-    /// O(images).
-    public static func page<Images: Collection>(_ images: Images, authority: String) -> String where Images.Element == ImageDescriptor {
+    /// A page: each image's id, its URL on the server at `origin` (`scheme://host:port`), its
+    /// width and height. O(images).
+    public static func page<Images: Collection>(_ images: Images, origin: String) -> String where Images.Element == ImageDescriptor {
         "[" + images.map { image in
-            #"{"id": "\#(image.url)", "url": "http://\#(authority)/images/\#(image.url).jpg", "width": \#(image.pixelWidth), "height": \#(image.pixelHeight)}"#
+            #"{"id": "\#(image.url)", "url": "\#(origin)/images/\#(image.url).jpg", "width": \#(image.pixelWidth), "height": \#(image.pixelHeight)}"#
         }.joined(separator: ", ") + "]"
     }
 
@@ -18,12 +21,12 @@ public enum FeedAPIBody {
         #"{"error": \#(ServeConditions.jsonString(message))}"#
     }
 
-    /// The status and body of the API's answer `outcome` from a server at `defaultAuthority`
+    /// The status and body of the API's answer `outcome` from a server at `defaultOrigin`
     /// (what the simulated request log and network count). O(images).
     public static func response(_ outcome: FeedAPIResponse.Outcome) -> (status: Int, body: String) {
         switch outcome {
         case let .page(images):
-            return (200, page(images, authority: defaultAuthority))
+            return (200, page(images, origin: defaultOrigin))
         case let .failure(failure):
             let (code, message) = Self.failure(failure)
             return (code, error(message))
@@ -41,7 +44,7 @@ public enum FeedAPIBody {
 
     /// The bytes of a page's item but for the digits of its id (twice), width and height.
     static let itemWithoutDigits = page([ImageDescriptor(url: 0, pixelWidth: 0, pixelHeight: 0, encodedBytes: 0)],
-                                        authority: defaultAuthority).utf8.count - 2 - 4
+                                        origin: defaultOrigin).utf8.count - 2 - 4
 
     /// The decimal digits of `value`. O(digits).
     static func digits(_ value: UInt64) -> Int {
