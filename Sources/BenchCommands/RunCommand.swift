@@ -147,11 +147,13 @@ struct RunCommand: ParsableCommand {
         let displayed = results.reduce(0) { $0 + $1.displays }
         guard displayed > 0 else { throw InputError.noDisplays(source: "run", runs: results.count) }
         for path in [destination, perLaunch, timeline, requests, displays].compactMap({ $0 }) { CommandOutput.createFolder(of: path) }
-        try AtomicFile.write(RunResult.csv(results), to: destination)
-        if let perLaunch { try AtomicFile.write(LaunchFigures.csv(results), to: perLaunch) }
-        if let timeline { try AtomicFile.write(TimelineSecond.csv(results), to: timeline) }
-        if let requests { try AtomicFile.write(RequestLogFile.csv(results[0].requests), to: requests) }
-        if let displays { try AtomicFile.write(DisplayLogFile.csv(results[0].displayLog), to: displays) }
+        // Every output or none: a disk that fills on the timeline leaves no --out either.
+        var outputs = [(contents: RunResult.csv(results), path: destination)]
+        if let perLaunch { outputs.append((LaunchFigures.csv(results), perLaunch)) }
+        if let timeline { outputs.append((TimelineSecond.csv(results), timeline)) }
+        if let requests { outputs.append((RequestLogFile.csv(results[0].requests), requests)) }
+        if let displays { outputs.append((DisplayLogFile.csv(results[0].displayLog), displays)) }
+        try AtomicFile.write(all: outputs)
 
         let style = TerminalStyle.forDescriptor(1, environment: ProcessInfo.processInfo.environment)
         let runsRanked = results.map(MatrixSummary.Run.init)

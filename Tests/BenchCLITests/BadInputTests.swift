@@ -159,7 +159,20 @@ import Testing
              message: "--networks: expected --network or --networks, not both: a list of networks or a population's"),
     ]
 
-    @Test(arguments: impossibleRequests + sizesWithoutAUnit + badHitchRatios + unwritableOutputs + fuzzFindings + populationRefusals)
+    /// Network files and sizes that got a vague refusal or none (issue 62): a key given twice
+    /// (the last was taken), NaN, a size past Int64.
+    static let vagueRefusals: [Case] = [
+        Case(arguments: quickRun + ["--network", "<folder>/s.yaml", "--out", "<folder>/r.csv"],
+             message: "<folder>/s.yaml:3: loss: expected each field once, found it again (first on line 2)",
+             config: "{\"name\": \"mine\",\n\"loss\": 0.01,\n\"loss\": 0.02}"),
+        Case(arguments: quickRun + ["--network", "<folder>/s.yaml", "--out", "<folder>/r.csv"],
+             message: "<folder>/s.yaml:1: loss: expected a JSON value (an object, list, string, number, true, false or null), found \"NaN\"",
+             config: #"{"name": "mine", "loss": NaN}"#),
+        Case(arguments: ["run", "--profile", "low-end", "--policy", "lru", "--memory-limit", "100000000TB", "--out", "<folder>/r.csv"],
+             message: "--memory-limit: expected a size under 8 EiB (9.2e18 bytes), found \"100000000TB\""),
+    ]
+
+    @Test(arguments: impossibleRequests + sizesWithoutAUnit + badHitchRatios + unwritableOutputs + fuzzFindings + populationRefusals + vagueRefusals)
     func isRefusedInOneLineAndWritesNothing(_ input: Case) throws {
         let folder = try BenchProcess.scratch().path
         try "1,1,1\n2,2,1\n".write(toFile: folder + "/t.csv", atomically: true, encoding: .utf8)

@@ -48,6 +48,24 @@ import Glibc
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["trace.csv"])
     }
 
+    /// A disk that fills on one of a run's outputs leaves none of them: `--out` beside a full
+    /// `--requests` was written all the same, the command exiting 2.
+    @Test(.enabled(if: SmallDisk.available, Comment(rawValue: SmallDisk.missing)))
+    func aRunsOutputsAreWrittenAllOrNone() throws {
+        let folder = try BenchProcess.scratch()
+        let disk = folder.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        try #require(SmallDisk.mount(at: disk.path, size: "4k"))
+        defer { SmallDisk.unmount(disk.path) }
+        let out = folder.appendingPathComponent("ok.csv").path
+        let requests = disk.appendingPathComponent("requests.csv").path
+        let run = try BenchProcess.run(["run", "--profile", "low-end", "--policy", "lru", "--memory-limit", "1x", "--window", "0",
+                                        "--trace", "skimmer", "--seed", "1", "--duration", "60s", "--out", out, "--requests", requests])
+        #expect(run.status == 2 && run.stderr == "bench: \(requests): cannot write: No space left on device\n", "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["disk"], "no --out, no temporary file")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: disk.path).isEmpty)
+    }
+
     @Test func aStoreKilledMidRunOpensAndWorksOnTheNextRun() throws {
         let folder = try BenchProcess.scratch()
         let store = folder.appendingPathComponent("store").path

@@ -237,6 +237,9 @@ import Testing
             #expect(reply.text.hasPrefix(#"{"error": ""#) && !reply.text.contains("\n"), "\(reply.text)")
             if status == 405 { #expect(reply.headers["allow"] == (path == "/_conditions" ? "GET, PUT" : "GET"), "\(path)") }
         }
+        // A key given twice is refused with its line, not taken as its last value.
+        let twice = try await server.put(conditions: "{\"offline\": true,\n \"offline\": false}")
+        #expect(twice.status == 400 && twice.text == #"{"error": "/_conditions:2: offline: expected each field once, found it again (first on line 1)"}"#)
         #expect(try await server.request("/v1/images/search").status == 200, "still serving")
         let document = try await server.request("/openapi.yaml")
         #expect(document.status == 200 && document.text.hasPrefix("openapi: 3.1.0"))

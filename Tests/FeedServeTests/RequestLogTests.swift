@@ -8,45 +8,14 @@ import Testing
 /// `bench serve --log` on a disk that fills: the server stops with one line naming the log and
 /// the system's reason, and the log holds whole lines only (it served on silently, its log
 /// 1,071 lines of ~31,000 requests, the last torn). The disk is a 16 KiB tmpfs mounted for the
-/// test, which needs root.
+/// test (`SmallDisk`), which needs root.
 @Suite(.scratchFolder, .serialized) struct RequestLogTests {
-    /// Whether a tmpfs can be mounted here: root, and allowed to (not in every container).
-    static let canMount: Bool = {
-        guard geteuid() == 0, let folder = try? FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
-                                                                         appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()), create: true)
-        else { return false }
-        defer { try? FileManager.default.removeItem(at: folder) }
-        guard mount(folder.path, size: "4k") else { return false }
-        unmount(folder.path)
-        return true
-    }()
-
-    /// Mounts a tmpfs of `size` at `path`.
-    static func mount(_ path: String, size: String) -> Bool {
-        run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path]) == 0
-    }
-
-    static func unmount(_ path: String) {
-        _ = run("/bin/umount", [path])
-    }
-
-    static func run(_ program: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    @Test(.enabled(if: canMount, "a tmpfs cannot be mounted here (not root, or not allowed): the full disk is not made"))
+    @Test(.enabled(if: SmallDisk.available, Comment(rawValue: SmallDisk.missing)))
     func aLogThatCannotBeWrittenStopsTheServerWithWholeLinesKept() async throws {
         let disk = try ScratchFolder.make().appendingPathComponent("disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        try #require(Self.mount(disk.path, size: "16k"))
-        defer { Self.unmount(disk.path) }
+        try #require(SmallDisk.mount(at: disk.path, size: "16k"))
+        defer { SmallDisk.unmount(disk.path) }
         let log = disk.appendingPathComponent("requests.csv").path
         let server = try await RunningServer.start(ClientTimeoutTests.instant, log: log)
         var answered = 0

@@ -46,9 +46,10 @@ public enum NetworkFile {
 
     /// The network `text` (the contents of the file `source`) describes; the fields it leaves
     /// out keep the values of the preset it names, else Wi-Fi's. Refused in one line
-    /// naming the file and field: not JSON, not an object, no name, an unknown field, a value out
-    /// of its range.
+    /// naming the file and field: not JSON (with the line, `JSONDocumentCheck`), not an object,
+    /// no name, an unknown field, a value out of its range.
     public static func network(json data: Data, source: String) throws -> NetworkProfile {
+        try JSONDocumentCheck.check(Array(data), source: source)
         guard let object = try? JSONSerialization.jsonObject(with: data, options: []) as? [String: Any] else {
             throw InputError(source: source, "expected a network as a JSON object (bench profiles --network wifi prints one)")
         }

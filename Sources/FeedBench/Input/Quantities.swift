@@ -45,7 +45,10 @@ public enum Quantities {
             if let exact = Int64(number) { return exact }
         }
         let scaled = (value * (multiplier ?? 1)).rounded()
-        guard scaled >= 1, scaled < 9.2e18 else { throw InputError(source: source, expected) }
+        guard scaled < 9.2e18 else {
+            throw InputError(source: source, "expected a size under 8 EiB (9.2e18 bytes), found \(InputError.quote(text))")
+        }
+        guard scaled >= 1 else { throw InputError(source: source, "expected a size of 1 byte or more, found \(InputError.quote(text))") }
         return Int64(scaled)
     }
 

@@ -10,7 +10,8 @@ import Darwin
 /// file system, so the rename is atomic), which is flushed, synced and renamed over it on
 /// `commit()`; then the folder is synced, so the rename survives a power cut too. Dropped
 /// without `commit()`, it removes the temporary file. Buffered: small `write`s cost no system
-/// call.
+/// call. Several files that belong together appear all or none (`write(all:)`): each is
+/// written and synced first (`prepare()`), and only then renamed (`publish()`).
 ///
 /// The temporary file is `.<name>.tmp-<pid>` in the destination's folder (hidden, and named
 /// after the writing process, so concurrent writers never share one). A process killed while
@@ -22,6 +23,7 @@ public final class AtomicFile {
     private var fd: Int32
     private var buffer: [UInt8] = []
     private var committed = false
+    private var prepared = false
 
     /// Creates the temporary file. Throws `InputError` naming `path` when it cannot.
     public init(path: String) throws {
@@ -38,7 +40,7 @@ public final class AtomicFile {
 
     deinit {
         if !committed {
-            close(fd)
+            if !prepared { close(fd) }
             unlink(temporaryPath)
         }
     }
@@ -57,8 +59,22 @@ public final class AtomicFile {
 
     /// Writes everything, syncs it to disk and renames it over `path`.
     public func commit() throws {
+        try prepare()
+        try publish()
+    }
+
+    /// Writes everything to the temporary file and syncs it to disk: where a full disk fails.
+    public func prepare() throws {
+        guard !prepared else { return }
         try flush()
-        guard fsync(fd) == 0, close(fd) == 0 else { throw failure() }
+        prepared = true
+        let synced = fsync(fd) == 0
+        guard close(fd) == 0, synced else { throw failure() }
+    }
+
+    /// Renames the prepared temporary file over `path` (no space needed) and syncs the folder.
+    public func publish() throws {
+        precondition(prepared, "AtomicFile: publish() before prepare()")
         committed = true
         guard rename(temporaryPath, path) == 0 else {
             unlink(temporaryPath)
@@ -95,9 +111,20 @@ public final class AtomicFile {
 
     /// Writes `contents` to `path` atomically in one call.
     public static func write(_ contents: String, to path: String) throws {
-        let file = try AtomicFile(path: path)
-        try file.write(contents)
-        try file.commit()
+        try write(all: [(contents, path)])
+    }
+
+    /// Writes each of `files` atomically, and all or none: every one is written and synced
+    /// before the first is renamed into place, so a disk that fills on the third leaves the
+    /// first two unwritten too (their temporary files removed).
+    public static func write(all files: [(contents: String, path: String)]) throws {
+        let prepared = try files.map { contents, path in
+            let file = try AtomicFile(path: path)
+            try file.write(contents)
+            try file.prepare()
+            return file
+        }
+        for file in prepared { try file.publish() }
     }
 
     private func flush() throws {

@@ -35,11 +35,9 @@ public struct ServeConditions: Sendable, Hashable {
     /// These conditions with the fields of the JSON `document` applied; `source` names the file
     /// or the request in errors, which name the field and what was expected.
     public func applying(json document: Data, source: String) throws -> ServeConditions {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: document, options: [.fragmentsAllowed])
-        } catch {
-            throw InputError(source: source, "expected a JSON object, found invalid JSON")
+        try JSONDocumentCheck.check(Array(document), source: source)
+        guard let object = try? JSONSerialization.jsonObject(with: document, options: [.fragmentsAllowed]) else {
+            throw InputError(source: source, "expected a JSON object, found JSON this machine's Foundation cannot read")
         }
         guard let root = object as? [String: Any] else { throw InputError(source: source, "expected a JSON object") }
         let reader = Reader(source: source)

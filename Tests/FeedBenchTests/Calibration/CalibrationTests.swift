@@ -113,8 +113,8 @@ import Testing
         let (_, workload) = try Self.fitted(SyntheticHAR())
         let swapped = workload.json.replacingOccurrences(of: #""bytesQuantiles": ["#, with: #""bytesQuantiles": [999999999, "#)
         #expect { _ = try Workload(json: Data(swapped.utf8), source: "w.json") } throws: { "\($0)".hasPrefix("w.json: images.bytesQuantiles[1]: expected non-decreasing sizes") }
-        let missing = workload.json.replacingOccurrences(of: #""connectionsPerHost": 6"#, with: #""loss": 0"#)
-        #expect { _ = try Workload(json: Data(missing.utf8), source: "w.json") } throws: { "\($0)".hasPrefix("w.json: ") }
+        let missing = workload.json.replacingOccurrences(of: #", "connectionsPerHost": 6"#, with: "")
+        #expect { _ = try Workload(json: Data(missing.utf8), source: "w.json") } throws: { "\($0)" == "w.json: network.connectionsPerHost: expected a value (a workload gives every network field)" }
     }
 
     /// The fitted network speaks the HTTP version the capture's requests went over (a HAR's

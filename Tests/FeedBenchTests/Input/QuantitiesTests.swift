@@ -30,6 +30,16 @@ import Testing
         }
     }
 
+    /// A size past what a byte count holds says so, rather than "expected a positive size".
+    @Test func aSizeTooLargeOrTooSmallSaysWhichBound() {
+        #expect(throws: InputError(source: "--memory-limit", "expected a size under 8 EiB (9.2e18 bytes), found \"100000000TB\"")) {
+            try Quantities.byteSize("100000000TB", source: "--memory-limit")
+        }
+        #expect(throws: InputError(source: "--memory-limit", "expected a size of 1 byte or more, found \"0.1B\"")) {
+            try Quantities.byteSize("0.1B", source: "--memory-limit")
+        }
+    }
+
     /// A size is refused without a unit — is `--memory-limit 200` bytes or megabytes? — and the
     /// refusal lists the units; a bare number is only for what may be a count (`--capacity`).
     @Test func sizesNeedAUnit() throws {

@@ -46,6 +46,10 @@ import Testing
         (#"{"api": {"failureProbability": true}}"#, "c.json: api.failureProbability: expected a number"),
         (#"{"api": {"spikeProbability": 2}}"#, "c.json: spikeProbability: expected a probability in [0, 1], found 2.0"),
         (#"{"offline": 1}"#, "c.json: offline: expected true or false"),
+        // Checked before Foundation reads them, with the line (JSONDocumentCheck).
+        (#"{"offline": true, "offline": false}"#, "c.json:1: offline: expected each field once, found it again (first on line 1)"),
+        ("{\"network\": {\"bitsPerSecond\": 1e400}}", "c.json:1: network.bitsPerSecond: expected a number within ±1.8e308, found 1e400"),
+        ("{\n\"api\": nope}", "c.json:2: api: expected a JSON value"),
     ])
     func aBadFieldIsRefusedNamingItsPath(json: String, message: String) {
         #expect {

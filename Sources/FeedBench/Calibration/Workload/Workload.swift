@@ -66,11 +66,9 @@ public struct Workload: Sendable, Hashable {
 
     /// Parses a workload document; `source` names it in refusals.
     public init(json data: Data, source: String) throws {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw InputError(source: source, "expected a workload JSON object (bench calibrate writes one), found invalid JSON")
+        try JSONDocumentCheck.check(Array(data), source: source)
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            throw InputError(source: source, "expected a workload JSON object (bench calibrate writes one), found JSON this machine's Foundation cannot read")
         }
         let reader = ServeConditions.Reader(source: source)
         let root = try reader.object(object, at: "workload")
