@@ -15,7 +15,7 @@ extension RunCommand {
         if store != nil { throw InputError(source: "--store", "a live run keeps its feed store in memory: give --live or --store, not both") }
         let part = try HTTPPart.required(by: "--live")
         let pem = try certificate.map { path -> String in
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            guard let data = try ReadableFile.contents(at: path), let text = String(data: data, encoding: .utf8) else {
                 throw InputError(source: "--live-ca", "cannot read \(path)")
             }
             guard text.contains("-----BEGIN CERTIFICATE-----") else {

@@ -126,7 +126,7 @@ struct ServeCommand: ParsableCommand {
         }
         if http == nil { try ServeConditions.checkServed(start.network, overTLS: tlsRequest != nil, source: network ?? "--network") }
         if let conditions {
-            guard let data = FileManager.default.contents(atPath: conditions) else {
+            guard let data = try ReadableFile.contents(at: conditions) else {
                 throw InputError(source: conditions, "cannot read the conditions file")
             }
             start = try start.applying(json: data, source: conditions)

@@ -160,7 +160,7 @@ import Testing
     ]
 
     /// Network files and sizes that got a vague refusal or none (issue 62): a key given twice
-    /// (the last was taken), NaN, a size past Int64.
+    /// (the last was taken), NaN, a size past Int64, a line past 1 MiB.
     static let vagueRefusals: [Case] = [
         Case(arguments: quickRun + ["--network", "<folder>/s.yaml", "--out", "<folder>/r.csv"],
              message: "<folder>/s.yaml:3: loss: expected each field once, found it again (first on line 2)",
@@ -170,6 +170,13 @@ import Testing
              config: #"{"name": "mine", "loss": NaN}"#),
         Case(arguments: ["run", "--profile", "low-end", "--policy", "lru", "--memory-limit", "100000000TB", "--out", "<folder>/r.csv"],
              message: "--memory-limit: expected a size under 8 EiB (9.2e18 bytes), found \"100000000TB\""),
+        // A line with no end: read whole before, 610 MB and 873 MB of memory for 200 MB.
+        Case(arguments: quickRun + ["--network", "<folder>/s.yaml", "--out", "<folder>/r.csv"],
+             message: "<folder>/s.yaml:1: expected lines of at most 1048576 bytes, found a longer one",
+             config: String(repeating: " ", count: 2 << 20)),
+        Case(arguments: quickSweep + ["--config", "<folder>/s.yaml", "--out", "<folder>/r.csv"],
+             message: "<folder>/s.yaml:2: expected lines of at most 1048576 bytes, found a longer one",
+             config: "profiles: [low-end]\n" + String(repeating: " ", count: 2 << 20)),
     ]
 
     @Test(arguments: impossibleRequests + sizesWithoutAUnit + badHitchRatios + unwritableOutputs + fuzzFindings + populationRefusals + vagueRefusals)

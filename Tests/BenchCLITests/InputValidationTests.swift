@@ -190,7 +190,7 @@ import Testing
              outcome: .accepted),
         Case(type: .profile, inputClass: .missingHeader, contents: [], outcome: .notApplicable("JSON has no header line")),
         Case(type: .profile, inputClass: .longLine, contents: profile(replacing: "  \"model\": \"iPhone 12 mini\",", with: "  \"model\": \"\(tenMegabytes)\","),
-             outcome: .refused(":3: model: expected a description of up to 200 bytes without control characters, found the string \"\(String(repeating: "1", count: 40))…\"")),
+             outcome: .refused(":3: expected lines of at most 1048576 bytes, found a longer one")),
         Case(type: .profile, inputClass: .binaryGarbage, contents: garbage,
              outcome: .refused(":1: expected a JSON object ({ … }) of profile fields, found \"\\xFF\\x00\\x13\\x88garbage\"")),
 
@@ -223,7 +223,7 @@ import Testing
         Case(type: .results, inputClass: .missingHeader, contents: text(resultsRows[1].joined(separator: ",") + "\n"),
              outcome: .refused(":1: expected the results columns as bench run writes them; column 1 should be \"profile\", found \"low-end\"")),
         Case(type: .results, inputClass: .longLine, contents: results(setting: "trace", to: tenMegabytes),
-             outcome: .refused(":2: expected records of at most 1048576 bytes, found a longer one")),
+             outcome: .refused(":2: expected lines of at most 1048576 bytes, found a longer one")),
         Case(type: .results, inputClass: .binaryGarbage, contents: garbage,
              outcome: .refused(":1: expected UTF-8 text, found \"\\xFF\\x00\\x13\\x88garbage\"")),
     ]

@@ -52,7 +52,7 @@ public struct Calibration {
 
     /// Adds the `bench serve --log` file at `path`, all or nothing.
     public mutating func addLog(path: String) throws {
-        try addLog(bytes: CSVTable.readBytes(path: path), source: path)
+        try addLog(bytes: ReadableFile.bytes(at: path), source: path)
     }
 
     /// Adds a `bench serve --log` file's bytes, all or nothing.

@@ -116,7 +116,7 @@ extension DeviceProfile {
 
     /// Reads a profile from a JSON file (see `init(json:source:)`).
     public static func load(path: String) throws -> DeviceProfile {
-        try DeviceProfile(json: CSVTable.readBytes(path: path), source: path)
+        try DeviceProfile(json: ReadableFile.bytes(at: path, maxBytes: ReadableFile.documentLimit), source: path)
     }
 
     /// The largest size a profile may give (1 TiB): far beyond any phone, and small enough

@@ -62,7 +62,7 @@ public enum NetworkFile {
     /// for errors.
     public static func resolve(_ value: String, option: String) throws -> NetworkProfile {
         if let preset = try NetworkProfile.preset(named: value, source: option) { return preset }
-        guard let data = ReadableFile.contents(at: value) else {
+        guard let data = try ReadableFile.contents(at: value) else {
             throw InputError(source: option, "expected a network preset (\(NetworkProfile.presetNames.joined(separator: ", "))) or a readable network file, found \(InputError.quote(value))")
         }
         return try network(json: data, source: value)

@@ -44,7 +44,7 @@ public struct CSVTable: Sendable, Equatable {
     /// Reads and parses the file at `path`. Throws `InputError` for an unreadable or malformed
     /// file.
     public static func read(path: String) throws -> CSVTable {
-        try CSVTable(parsing: readBytes(path: path), source: path)
+        try CSVTable(parsing: ReadableFile.bytes(at: path), source: path)
     }
 
     /// Parses `bytes`; `source` names them in messages.
@@ -177,25 +177,4 @@ public struct CSVTable: Sendable, Equatable {
             index < bytes.count ? InputError.quote(bytes[index...index]) : "the end of the file"
         }
     }
-
-    /// The whole file's bytes.
-    static func readBytes(path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw InputError(source: path, "cannot open: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let got = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw InputError(source: path, "cannot read: \(String(cString: strerror(errno)))")
-            }
-            if got == 0 { return bytes }
-            bytes.append(contentsOf: chunk[..<got])
-        }
-    }
 }
-
-/// The C library's `read(2)`, named apart from `CSVTable.read(path:)`.
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }

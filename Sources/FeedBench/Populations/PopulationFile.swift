@@ -22,7 +22,7 @@ public enum PopulationFile {
     /// The built-in population, or the file at `value`; `option` names where it came from.
     public static func resolve(_ value: String, option: String) throws -> NetworkPopulation {
         if let population = try NetworkPopulation.builtIn(named: value, source: option) { return population }
-        guard let data = ReadableFile.contents(at: value) else {
+        guard let data = try ReadableFile.contents(at: value) else {
             throw InputError(source: option, "expected a population (\(NetworkPopulation.builtInNames.joined(separator: ", "))) or a readable population file, found \(InputError.quote(value))")
         }
         return try parse(SweepConfigFile.text(data, source: value), source: value)
@@ -99,7 +99,7 @@ public enum PopulationFile {
 
     /// Whether the file at `path` reads as a population (a mapping with `networks`), not a network.
     static func isPopulation(path: String) -> Bool {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8), let root = try? Yams.compose(yaml: text),
+        guard let data = try? ReadableFile.contents(at: path), let text = String(data: data, encoding: .utf8), let root = try? Yams.compose(yaml: text),
               let mapping = root.mapping else { return false }
         return mapping.contains { $0.key.scalar?.string == "networks" }
     }

@@ -17,7 +17,7 @@ public enum SweepConfigFile {
 
     /// Reads the config at `path` (JSON is read as the YAML it is a subset of).
     public static func read(path: String) throws -> SweepGrid {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = try ReadableFile.contents(at: path) else {
             throw InputError(source: path, "cannot read the sweep config")
         }
         return try parse(text(data, source: path), source: path)

@@ -60,7 +60,7 @@ public struct Workload: Sendable, Hashable {
 
     /// Reads the workload file at `path`; refusals name the file and the field.
     public static func read(path: String) throws -> Workload {
-        guard let data = FileManager.default.contents(atPath: path) else { throw InputError(source: path, "cannot read the workload file") }
+        guard let data = try ReadableFile.contents(at: path) else { throw InputError(source: path, "cannot read the workload file") }
         return try Workload(json: data, source: path)
     }
 

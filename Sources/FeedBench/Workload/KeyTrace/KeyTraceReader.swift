@@ -133,7 +133,7 @@ public struct KeyTraceReader {
             defer { try? handle.close() }
             let start = (try? handle.read(upToCount: RequestLogFile.header.utf8.count + 4)) ?? nil
             guard let start, RequestLogFile.startsWithHeader(start) else { return nil }
-            return try CSVTable.readBytes(path: path)
+            return try ReadableFile.bytes(at: path)
         }
     }
 
