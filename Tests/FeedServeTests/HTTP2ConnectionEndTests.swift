@@ -73,17 +73,18 @@ struct HTTP2ConnectionEndTests {
         let folder = try ScratchFolder.make()
         let log = folder.appendingPathComponent("requests.csv").path
         let conditions = folder.appendingPathComponent("conditions.json")
-        // 1 s of API latency; 2 Mbit/s and 50 ms each way: an image's headers come after 100 ms.
-        try #"{"network": {"bitsPerSecond": 2000000, "oneWayDelayMs": 50}, "api": {"latency": {"model": "fixed", "ms": 1000}}}"#
+        // 3 s of API latency; 400 ms each way: an image's headers come 0.8 s after its request
+        // at the soonest. curl gives up at 0.5 s, time enough to connect on a loaded machine.
+        try #"{"network": {"bitsPerSecond": 2000000, "oneWayDelayMs": 400}, "api": {"latency": {"model": "fixed", "ms": 3000}}}"#
             .write(to: conditions, atomically: true, encoding: .utf8)
         let server = try ServeProcess.start(arguments + ["--conditions", conditions.path, "--log", log])
         let version = arguments.isEmpty ? "--http1.1" : "--http2"
         func abandon(_ path: String) throws {
-            _ = try Curl.run(["-sk", version, "--max-time", "0.05", "-o", "/dev/null", server.url + path])
+            _ = try Curl.run(["-sk", version, "--max-time", "0.5", "-o", "/dev/null", server.url + path])
         }
         for path in ["/v1/images/search?limit=10&page=1", "/v1/images/search?limit=10&page=2", "/images/5.jpg"] { try abandon(path) }
-        // Then a call the API times out (a 504 at 0.5 s), abandoned while it waits.
-        _ = try Curl.run(["-sk", version, "-X", "PUT", "-d", #"{"api": {"timeoutMs": 500}}"#, "-o", "/dev/null", server.url + "/_conditions"])
+        // Then a call the API times out (a 504 at 2 s), abandoned while it waits.
+        _ = try Curl.run(["-sk", version, "-X", "PUT", "-d", #"{"api": {"timeoutMs": 2000}}"#, "-o", "/dev/null", server.url + "/_conditions"])
         try abandon("/v1/images/search?limit=10&page=3")
         // The server learns of each close at once; its lines are written as their requests end.
         try await Task.sleep(for: .milliseconds(300))
