@@ -69,20 +69,8 @@ final class RequestLog: Sendable {
     /// closes it and returns the system's reason.
     private static func append(_ text: String, to file: inout File) -> String? {
         guard let descriptor = file.descriptor else { return nil }
-        var bytes = Array(text.utf8)
-        var written = 0
-        let failure: Int32? = bytes.withUnsafeMutableBytes { buffer in
-            while written < buffer.count {
-                let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += result
-            }
-            return nil
-        }
-        guard let failure else {
+        let bytes = Array(text.utf8)
+        guard let failure = FileDescriptorOutput.write(bytes: bytes, to: descriptor) else {
             file.length += bytes.count
             return nil
         }

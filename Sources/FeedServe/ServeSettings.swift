@@ -19,9 +19,9 @@ public struct ServeSettings: Sendable {
     /// before its request's head is complete or between two pieces of its body, and between
     /// requests (HTTP/1.1) or with no stream open (HTTP/2); never while its answer is under way.
     /// 75 s by default: nginx's keep-alive timeout (its header and body timeouts are 60 s,
-    /// Apache's `Timeout` 60 s), above the 60 s after which AsyncHTTPClient and URLSession's
-    /// pools drop an idle connection themselves, so a client's idle connection is never closed
-    /// by the server just as it is used again.
+    /// Apache's `Timeout` 60 s), above the 60 s after which AsyncHTTPClient's pool (the live
+    /// run's client) drops an idle connection itself, so the server never closes one just as the
+    /// live run uses it again.
     public var clientTimeout: Duration
 
     public init(host: String = "127.0.0.1", port: Int = 8080, seed: UInt64 = 1, catalog: ImageCatalog = ImageCatalog(seed: 0),

@@ -13,23 +13,10 @@ import Glibc
 /// finishes on SIGTERM with status 0 and its log complete; a taken port or an unreadable
 /// conditions file is refused in one line with status 2.
 @Suite(.scratchFolder) struct ServeCommandTests {
-    /// Starts `bench serve`, returns the process, the URL from its first output and that output.
+    /// Starts `bench serve`, returns the process, the URL it prints and what it printed.
     static func start(_ arguments: [String]) throws -> (Process, String, String) {
-        let process = Process()
-        process.executableURL = BenchProcess.executable
-        process.arguments = ["serve", "--port", "0"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        return (process, text.components(separatedBy: "listening on ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "", text)
+        let served = try ServeProcess.start(arguments, program: BenchProcess.executable.path)
+        return (served.process, served.url, served.output)
     }
 
     @Test func servesARealClientAndStopsCleanlyOnSIGTERM() async throws {

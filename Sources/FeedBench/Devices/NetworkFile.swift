@@ -49,8 +49,7 @@ public enum NetworkFile {
     /// naming the file and field: not JSON (with the line, `JSONDocumentCheck`), not an object,
     /// no name, an unknown field, a value out of its range.
     public static func network(json data: Data, source: String) throws -> NetworkProfile {
-        try JSONDocumentCheck.check(Array(data), source: source)
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: []) as? [String: Any] else {
+        guard let object = try JSONDocumentCheck.parse(data, source: source) as? [String: Any] else {
             throw InputError(source: source, "expected a network as a JSON object (bench profiles --network wifi prints one)")
         }
         guard object["name"] != nil else { throw InputError(source: source, field: "name", "expected the network's name") }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A check of a JSON document before Foundation's `JSONSerialization` reads it, for the inputs
 /// whose values nest: network files, `bench serve`'s conditions (file and `PUT /_conditions`) and
 /// workloads. It refuses, in one line with the line number and the field's path
@@ -10,6 +12,8 @@
 ///
 /// Strings and numbers are scanned as profile files' are (`FlatJSONObject.Scanner`). O(n) in
 /// the document, and iterative: no input makes it recurse.
+///
+/// `parse` is the check and the read in one: what those inputs call.
 public enum JSONDocumentCheck {
     /// The deepest nesting accepted; FeedBench's documents need 4.
     public static let maxDepth = 64
@@ -22,6 +26,16 @@ public enum JSONDocumentCheck {
         /// The current key (objects) or the current element's index (arrays).
         var key = ""
         var index = 0
+    }
+
+    /// The JSON value of `data` as `JSONSerialization` reads it (any value at the top, for the
+    /// caller to refuse what is not an object in its own words), once `check` has passed it.
+    public static func parse(_ data: Data, source: String) throws -> Any {
+        try check(Array(data), source: source)
+        guard let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            throw InputError(source: source, "expected JSON, found a document this machine's Foundation cannot read")
+        }
+        return value
     }
 
     /// Throws an `InputError` naming `source`, the line and the field for the first thing in

@@ -128,14 +128,9 @@ public final class AtomicFile {
     }
 
     private func flush() throws {
-        var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw failure()
-            }
-            offset += written
+        if let error = FileDescriptorOutput.write(bytes: buffer, to: fd) {
+            errno = error
+            throw failure()
         }
         buffer.removeAll(keepingCapacity: true)
     }

@@ -10,16 +10,22 @@ func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
 /// Unbuffered writes of whole strings to a file descriptor (stdout, stderr), retried until done.
 public enum FileDescriptorOutput {
     public static func write(_ text: String, to fd: Int32) {
-        var bytes = Array(text.utf8)
+        _ = write(bytes: Array(text.utf8), to: fd)
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying short and interrupted writes; the `errno` of a
+    /// write that failed (`nil` when all were written). O(bytes).
+    public static func write(bytes: [UInt8], to fd: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
-                return
+                return errno
             }
             offset += written
         }
+        return nil
     }
 
     /// Appends `text` to the file at `path`, creating it: for a file others append to as well

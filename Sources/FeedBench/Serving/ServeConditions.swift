@@ -35,11 +35,7 @@ public struct ServeConditions: Sendable, Hashable {
     /// These conditions with the fields of the JSON `document` applied; `source` names the file
     /// or the request in errors, which name the field and what was expected.
     public func applying(json document: Data, source: String) throws -> ServeConditions {
-        try JSONDocumentCheck.check(Array(document), source: source)
-        guard let object = try? JSONSerialization.jsonObject(with: document, options: [.fragmentsAllowed]) else {
-            throw InputError(source: source, "expected a JSON object, found JSON this machine's Foundation cannot read")
-        }
-        guard let root = object as? [String: Any] else { throw InputError(source: source, "expected a JSON object") }
+        guard let root = try JSONDocumentCheck.parse(document, source: source) as? [String: Any] else { throw InputError(source: source, "expected a JSON object") }
         let reader = Reader(source: source)
         var result = self
         try reader.keys(of: root, allowed: ["network", "api", "offline"], at: "")

@@ -66,10 +66,7 @@ public struct Workload: Sendable, Hashable {
 
     /// Parses a workload document; `source` names it in refusals.
     public init(json data: Data, source: String) throws {
-        try JSONDocumentCheck.check(Array(data), source: source)
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
-            throw InputError(source: source, "expected a workload JSON object (bench calibrate writes one), found JSON this machine's Foundation cannot read")
-        }
+        let object = try JSONDocumentCheck.parse(data, source: source)
         let reader = ServeConditions.Reader(source: source)
         let root = try reader.object(object, at: "workload")
         try reader.keys(of: root, allowed: ["format", "network", "api", "images", "fit"], at: "")

@@ -1,28 +1,31 @@
-#if HTTP
 import Foundation
 
-/// `bench serve` in a process of its own (the `bench-http` built beside the tests), for what is
-/// counted per process: its open descriptors and its resident memory, which clients in the test
-/// process and the tests running beside it would blur.
-struct ServeProcess {
-    let process: Process
+/// `bench serve` in a process of its own, started by a test and spoken to on 127.0.0.1: through
+/// `bench` as a user runs it, or the `bench-http` beside the tests, for what is counted per
+/// process (its open descriptors and resident memory, which clients in the test process and the
+/// tests running beside it would blur).
+public struct ServeProcess {
+    public let process: Process
     /// The URL it printed.
-    let url: String
+    public let url: String
+    /// What it printed up to that URL (a TLS certificate's fingerprint before it).
+    public let output: String
 
     /// The built `bench-http`, if it is beside the test bundle.
-    static let executable: String? = {
+    public static let executable: String? = {
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         return [products, products.deletingLastPathComponent()].map { $0.appendingPathComponent("bench-http").path }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
-    static let missing = "bench-http is not built beside the tests (swift build --build-tests): the per-process counts are skipped"
+    public static let missing = "bench-http is not built beside the tests (swift build --build-tests): the per-process counts are skipped"
     /// Whether a process's descriptors and memory can be read (Linux's /proc).
-    static let countable = FileManager.default.fileExists(atPath: "/proc/self/fd")
+    public static let countable = FileManager.default.fileExists(atPath: "/proc/self/fd")
 
-    /// Starts `bench serve --port 0` with `arguments`, once it prints the URL it listens on.
-    static func start(_ arguments: [String]) throws -> ServeProcess {
+    /// Starts `serve --port 0` with `arguments` (`program`: `bench-http` unless given) and
+    /// returns once it has printed the URL it listens on.
+    public static func start(_ arguments: [String], program: String? = nil) throws -> ServeProcess {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable!)
+        process.executableURL = URL(fileURLWithPath: program ?? executable!)
         process.arguments = ["serve", "--port", "0"] + arguments
         let out = Pipe()
         process.standardOutput = out
@@ -35,18 +38,18 @@ struct ServeProcess {
             text += String(decoding: chunk, as: UTF8.self)
         }
         let url = text.components(separatedBy: "listening on ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        return ServeProcess(process: process, url: url)
+        return ServeProcess(process: process, url: url, output: text)
     }
 
-    var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
+    public var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
 
     /// The descriptors the server has open.
-    func descriptors() throws -> Int {
+    public func descriptors() throws -> Int {
         try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd").count
     }
 
     /// The server's resident memory in bytes (`/proc/PID/statm`'s second field, in pages).
-    func residentBytes() throws -> Int {
+    public func residentBytes() throws -> Int {
         let fields = try String(contentsOfFile: "/proc/\(process.processIdentifier)/statm", encoding: .utf8).split(separator: " ")
         return Int(fields[1])! * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
@@ -54,7 +57,7 @@ struct ServeProcess {
     /// Stops it with SIGTERM and returns its exit status; `nil` if it was still running 15 s
     /// later (it is killed then: a server waiting for connections that never close) or a
     /// signal ended it.
-    func stop() -> Int32? {
+    public func stop() -> Int32? {
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
         let deadline = ContinuousClock.now + .seconds(15)
         while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
@@ -63,4 +66,3 @@ struct ServeProcess {
         return process.terminationReason == .exit ? process.terminationStatus : nil
     }
 }
-#endif
