@@ -55,9 +55,6 @@ public struct RunResult: Sendable, Equatable {
     public var requests: [RequestLogFile.Record] = []
     /// Every display (`--displays`), when the configuration asked for them.
     public var displayLog: [DisplayRecord] = []
-    /// What the memory cache's limit and lifetime decided in the run (not a column: `RunSharing`
-    /// reads it).
-    public var memoryCacheUse = MemoryCacheUse(limitActed: true, expired: true)
     /// Whether the row is another run's, written for this configuration because that run is the
     /// one this would have made (`RunSharing`; not a column).
     public var isShared = false

@@ -74,7 +74,9 @@ struct RunTally: Sendable {
         result.inflightHits = inflightHits
         result.misses = misses
         result.stalls = stalls
+        result.stalls.sortWaits()
         result.displayLatency = displayLatency
+        result.displayLatency.sortWaits()
         result.firstImageTimes = firstImageTimes
         result.apiRequests = apiRequests
         result.memoryWarnings = memoryWarnings

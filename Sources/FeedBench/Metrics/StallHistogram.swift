@@ -11,8 +11,11 @@ import Histogram
 /// tenth of a short run. The percentiles are exactly HdrHistogram's `valueAtPercentile` on the
 /// same waits (`StallHistogramTests` holds them to it).
 public struct StallHistogram: Sendable {
-    /// Every wait recorded, in microseconds (0 to `longest`), in the order recorded.
-    var waits: [UInt32] = []
+    /// Every wait recorded, in microseconds (0 to `longest`), in the order recorded until
+    /// `sortWaits()` puts them in ascending order.
+    private(set) var waits: [UInt32] = []
+    /// Whether `waits` is in ascending order (the percentiles then need no sort).
+    private var waitsAscend = true
 
     /// The longest wait recorded as itself, in microseconds (an hour); longer ones count as this.
     static let longest: UInt32 = 3_600_000_000
@@ -28,13 +31,27 @@ public struct StallHistogram: Sendable {
 
     /// Records one stall of `nanoseconds`: a wait, at least 1 µs however short. O(1) amortized.
     public mutating func record(nanoseconds: Int64) {
-        waits.append(UInt32(max(1, min(nanoseconds / 1_000, Int64(Self.longest)))))
+        append(UInt32(max(1, min(nanoseconds / 1_000, Int64(Self.longest)))))
     }
 
     /// Records a display whose image was on screen on the frame its cell appeared: no wait. O(1)
     /// amortized.
     public mutating func recordNoWait() {
-        waits.append(0)
+        append(0)
+    }
+
+    /// Puts the waits in ascending order, once, so that every copy reads its percentiles without
+    /// sorting them (a run's rows are read several times: the CSV, the summary, the runs that
+    /// share it). O(n log n).
+    public mutating func sortWaits() {
+        guard !waitsAscend else { return }
+        waits.sort()
+        waitsAscend = true
+    }
+
+    private mutating func append(_ wait: UInt32) {
+        if let last = waits.last, wait < last { waitsAscend = false }
+        waits.append(wait)
     }
 
     /// The percentile in milliseconds with 3 decimals, `0.000` when nothing was recorded.
@@ -58,7 +75,7 @@ public struct StallHistogram: Sendable {
         precondition(percentiles.allSatisfy { $0 > 0 && $0 < 100 } && percentiles == percentiles.sorted(),
                      "StallHistogram: percentiles must be ascending, each strictly between 0 and 100")
         guard !waits.isEmpty else { return percentiles.map { _ in 0 } }
-        let sorted = waits.sorted()
+        let sorted = waitsAscend ? waits : waits.sorted()
         let (low, high) = (UInt64(sorted[0]), UInt64(sorted[sorted.count - 1]))
         let total = Double(sorted.count)
         return percentiles.map { p in

@@ -59,9 +59,12 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
     var prefetcher: PrefetchBatches
     private var outputs: PipelineOutputs
 
-    init(configuration: PipelineConfiguration, profile: DeviceProfile, network: NetworkProfile, transport: Transport) throws {
+    /// A pipeline set up as `configuration` says, over `transport`; its memory cache followed
+    /// by one for each of `followers` (`MemoryCaches`).
+    init(configuration: PipelineConfiguration, profile: DeviceProfile, network: NetworkProfile, transport: Transport,
+         followers: [PipelineConfiguration] = []) throws {
         self.configuration = configuration
-        caches = try CacheTiers(configuration: configuration, profile: profile)
+        caches = try CacheTiers(configuration: configuration, profile: profile, followers: followers)
         self.transport = transport
         tasks = TaskTable(connectionLimit: network.requestsPerHost, raisesPriorityOnJoin: configuration.raisesPriorityOnJoin,
                           prefetchLowPriority: configuration.prefetch.lowPriority)
@@ -74,17 +77,33 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
 
     // MARK: The owner's view
 
-    /// Whether `url`'s decoded image is in the memory cache. O(1).
-    func isInMemory(_ url: UInt64) -> Bool { caches.memory.contains(url) }
+    /// Whether `url`'s decoded image is in the memory cache (asked of the followers too). O(followers).
+    mutating func isInMemory(_ url: UInt64) -> Bool { caches.memory.contains(url) }
 
     /// The memory cache's bytes, entries and evictions so far. O(1).
-    var memoryOccupancy: CacheOccupancy { caches.memory.occupancy }
+    var memoryOccupancy: CacheOccupancy { caches.memory.own.cache.occupancy }
 
-    /// What the memory cache's limit and lifetime decided so far. O(1).
-    var memoryUse: MemoryCacheUse { caches.memoryUse }
+    /// The memory caches following the run's own, still answering as it does (`MemoryCaches`). O(1).
+    var memoryFollowers: [Int] { caches.memory.following }
+
+    /// The app's memory that memory cache `tier` accounts for (0: the run's own): its bytes and
+    /// the bitmaps on screen it does not hold. O(1).
+    func memoryHeld(byTier tier: Int) -> Int64 { caches.memory.heldBytes[tier] }
+
+    /// The bytes in the run's memory cache. O(1).
+    var memoryCacheBytes: Int64 { caches.memory.ownCacheBytes }
+
+    /// Memory cache `tier`'s entries evicted so far. O(1).
+    func memoryEvictions(ofTier tier: Int) -> Int { caches.memory.tiers[tier].cache.occupancy.evictions }
+
+    /// Follower `tier` stops following: its run would go another way from here. O(followers).
+    mutating func dropMemoryFollower(_ tier: Int) { caches.memory.drop(tier) }
+
+    /// The screen's changes since the last call (`Viewport.shownChanges`), in order. O(changes × tiers).
+    mutating func shownChanged(_ changes: [Viewport.ShownChange]) { caches.memory.shownChanged(changes) }
 
     /// Takes `url` out of the memory cache (its cell scrolled off and the app releases what it
-    /// viewed). O(1).
+    /// viewed). O(followers).
     mutating func evictFromMemory(_ url: UInt64) { caches.memory.remove(url) }
 
     /// Empties the memory cache (a memory warning, a kill, a cold launch). O(entries).
@@ -111,7 +130,7 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
     var figures: PipelineFigures {
         PipelineFigures(imageRequests: outputs.imageRequests, cancelledRequests: outputs.cancelledRequests,
                         bytesDownloaded: outputs.bytesDownloaded, prefetchDownloads: outputs.prefetchDownloads,
-                        evictions: caches.memory.occupancy.evictions, requests: outputs.requestLog?.records ?? [])
+                        evictions: memoryOccupancy.evictions, requests: outputs.requestLog?.records ?? [])
     }
 
     /// Image requests sent so far.

@@ -8,6 +8,13 @@ extension FeedApp {
         if !launch.feedShown && !launch.preloading.isEmpty && launch.preloading.allSatisfy({ pipeline.isInMemory($0) }) {
             launch.preloaded()
         }
+        if prefetcher.readsMemory(at: now) {
+            // A follower whose memory the window would read otherwise stops following.
+            let band = prefetcher.memoryBand(memory.meter.current)
+            for tier in pipeline.memoryFollowers where prefetcher.memoryBand(followerMemory[tier - 1].meter.current) != band {
+                pipeline.dropMemoryFollower(tier)
+            }
+        }
         prefetcher.adapt(at: now, memoryLevel: memory.meter.current)
 
         let change = viewport.updateVisible(itemCount: list.count, shown: launch.feedShown)

@@ -20,7 +20,8 @@ extension FeedApp {
         prefetcher.startLaunch(at: start)
         supply.startLaunch()
         if configuration.recording.timeline {
-            recorders.startLaunch(index, at: start, counters: timelineCounters, parts: memoryParts())
+            let parts = memoryParts()
+            recorders.startLaunch(index, at: start, counters: timelineCounters, parts: parts)
         }
         try showFirst()
         if viewport.trace.offsets.isEmpty { try endLaunch() } else { clock.schedule(.frame(index: 0, launch: index), at: clock.now) }
@@ -74,8 +75,10 @@ extension FeedApp {
         if launch.index + 1 < configuration.launches {
             clock.removeAll()
             memory.pause(at: clock.now)
+            for position in followerMemory.indices { followerMemory[position].pause(at: clock.now) }
             clock.advance(to: clock.now + gap)
             memory.resume(at: clock.now)
+            for position in followerMemory.indices { followerMemory[position].resume(at: clock.now) }
             try startLaunch(launch.index + 1, warm: warm)
         } else {
             launch.finish()

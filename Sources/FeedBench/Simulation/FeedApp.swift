@@ -43,6 +43,9 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
     var prefetcher: Prefetcher
     var supply: FeedSupply
     var memory: MemoryGuard
+    /// The guards of the memory caches following the run's own (`MemoryCaches`), follower `i`'s
+    /// at `i - 1`.
+    var followerMemory: [MemoryGuard]
     var history: ViewHistory
     var recorders: RunRecorders
     var mainThread: MainThread
@@ -52,9 +55,12 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
     /// runs finished on is continued: the clock resumes `gap` after the last one ended, launches
     /// are numbered on from it (their scroll traces, the feed API and the network draw from the
     /// session's own streams of the seed), and images viewed then count as viewed earlier. A
-    /// fresh file gives the same results as no file.
-    init(_ configuration: RunConfiguration, storePath: String? = nil, clock: Clock,
+    /// fresh file gives the same results as no file. `followers` are pipelines that differ from
+    /// the configuration's only in the memory cache's policy and limit, whose caches follow the
+    /// run's own (`MemoryCaches`); not with a timeline, which records the run's own memory only.
+    init(_ configuration: RunConfiguration, storePath: String? = nil, clock: Clock, followers: [PipelineConfiguration] = [],
          transports: (_ seed: UInt64) throws -> (images: Images, feed: Feed)) throws {
+        precondition(followers.isEmpty || !configuration.recording.timeline, "FeedApp: followers are not recorded in a timeline")
         self.configuration = configuration
         let persistent = storePath != nil && storePath != ":memory:"
         store = try persistent ? FeedStore(path: storePath, maxRows: configuration.rules.maxRows)
@@ -63,7 +69,7 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
         history = ViewHistory(viewedEarlier: session.continues ? Set(try store.viewedURLs()) : [])
         let (images, feed) = try transports(session.seed(configuration.seed))
         pipeline = try ImageLoadingPipeline(configuration: configuration.pipeline, profile: configuration.profile,
-                                            network: configuration.network, transport: images)
+                                            network: configuration.network, transport: images, followers: followers)
         self.feed = feed
         self.clock = clock
         launch = LaunchController(strategy: configuration.strategy)
@@ -71,6 +77,7 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
         prefetcher = Prefetcher(mode: configuration.window, profile: configuration.profile)
         supply = FeedSupply(rules: configuration.rules, bufferLimit: configuration.bufferLimit)
         memory = MemoryGuard(profile: configuration.profile, respondsToWarnings: configuration.pipeline.respondsToMemoryWarnings)
+        followerMemory = followers.map { MemoryGuard(profile: configuration.profile, respondsToWarnings: $0.respondsToMemoryWarnings) }
         recorders = RunRecorders(recordsTimeline: configuration.recording.timeline)
         recorders.recordsDisplays = configuration.recording.displays
         mainThread = MainThread(budget: configuration.profile.frameInterval)
@@ -88,6 +95,7 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
     mutating func begin() throws {
         clock.advance(to: session.startTime)
         memory.start(at: session.startTime)
+        for position in followerMemory.indices { followerMemory[position].start(at: session.startTime) }
         if configuration.recording.requests {
             pipeline.recordRequests(connections: configuration.network.connectionsPerHost, origin: session.startTime,
                                     httpProtocol: configuration.network.alpn)
@@ -126,8 +134,6 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
         let history = history
         tally.finish(into: &result, memory: memory.meter, until: end, frames: mainThread.figures, downloads: pipeline.figures,
                      wasDisplayed: { history.wasDisplayed($0) }, seconds: recorders.seconds)
-        result.memoryCacheUse = pipeline.memoryUse
-        result.memoryCacheUse.span = end - session.startTime
         if session.persistent { try store.recordSession(number: session.number, endedAt: end) }
         if configuration.recording.displays {
             // Timed from the session's start, as the request log is.

@@ -13,7 +13,13 @@ public struct FeedSimulation {
     /// draw from the session's own streams of the seed), and images viewed then count as viewed
     /// earlier. A fresh file gives the same results as no file.
     public init(_ configuration: RunConfiguration, storePath: String? = nil) throws {
-        app = try App(configuration, storePath: storePath, clock: EventQueue()) { seed in
+        try self.init(configuration, storePath: storePath, followers: [])
+    }
+
+    /// A run whose memory cache is followed by one for each of `followers` (pipelines differing
+    /// from the configuration's only in the memory cache's policy and limit; `MemoryCaches`).
+    init(_ configuration: RunConfiguration, storePath: String? = nil, followers: [PipelineConfiguration]) throws {
+        app = try App(configuration, storePath: storePath, clock: EventQueue(), followers: followers) { seed in
             try SimulatedTransports.make(configuration, seed: seed)
         }
     }
@@ -24,6 +30,15 @@ public struct FeedSimulation {
         let result = try simulation.run()
         FeedStore.recycle(simulation.app.store)
         return result
+    }
+
+    /// Runs `configuration` in memory with `followers` following its memory cache: its row, and
+    /// for each follower what its cache measured if it followed to the end (`nil` if it stopped).
+    static func run(_ configuration: RunConfiguration, followers: [PipelineConfiguration]) throws -> (RunResult, [FollowerFigures?]) {
+        var simulation = try FeedSimulation(configuration, followers: followers)
+        let result = try simulation.run()
+        FeedStore.recycle(simulation.app.store)
+        return (result, simulation.app.followerFigures(until: simulation.app.clock.now))
     }
 
     /// Runs every launch to the end of its scroll trace and returns the results row.

@@ -164,19 +164,35 @@ struct Prefetcher {
     @inline(__always)
     mutating func noteHitch(_ time: Int64) { hitchSinceAdaptation += time }
 
+    /// Where a level of tracked memory falls for the adaptive window: above 80 % of the warning
+    /// threshold, below 60 %, or between.
+    enum MemoryBand { case low, middle, high }
+
+    /// The band of `level`, as `adapt` reads it. O(1).
+    func memoryBand(_ level: Int64) -> MemoryBand {
+        let threshold = Double(warningBytes)
+        let level = Double(level)
+        return level > 0.8 * threshold ? .high : level < 0.6 * threshold ? .low : .middle
+    }
+
+    /// Whether `adapt(at: now, …)` would read the memory level. O(1).
+    func readsMemory(at now: Int64) -> Bool {
+        guard case .adaptive = sizing.mode else { return false }
+        return now - lastAdaptation >= 1_000_000_000
+    }
+
     /// Seed 000's feedback loop, once per simulated second (see `WindowMode.adaptive`), with
     /// tracked memory at `memoryLevel`: halve above 80 % of the warning threshold, shrink by a
     /// quarter after more than two stalls or a hitch time ratio over 5 ms/s, grow by a quarter
     /// of the start below 60 % without stalls and within that ratio. O(1).
     mutating func adapt(at now: Int64, memoryLevel: Int64) {
         guard case let .adaptive(start) = sizing.mode, now - lastAdaptation >= 1_000_000_000 else { return }
-        let threshold = Double(warningBytes)
-        let level = Double(memoryLevel)
-        if level > 0.8 * threshold {
+        let band = memoryBand(memoryLevel)
+        if band == .high {
             adaptiveAhead = max(2, adaptiveAhead / 2)
         } else if stallsSinceAdaptation > 2 || hitchSinceAdaptation > Self.hitchBudgetPerSecond {
             adaptiveAhead = max(2, adaptiveAhead - max(1, adaptiveAhead / 4))
-        } else if level < 0.6 * threshold && stallsSinceAdaptation == 0 {
+        } else if band == .low && stallsSinceAdaptation == 0 {
             adaptiveAhead = min(start, adaptiveAhead + max(1, start / 4))
         }
         lastAdaptation = now

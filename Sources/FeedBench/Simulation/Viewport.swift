@@ -14,6 +14,14 @@ struct Viewport {
         var bitmapBytes: Int64
     }
 
+    /// A change to what the screen shows: the cells showing `url` show `bytes` more bitmap
+    /// bytes (fewer when negative). A cell shows its bitmap from when it stops waiting (or
+    /// from the start, when its image was there) until it goes off screen.
+    struct ShownChange: Equatable {
+        var url: UInt64
+        var bytes: Int64
+    }
+
     /// What a frame changed: the items visible before and after it (`left` and `entered` are the
     /// differences, in ascending order).
     struct Change {
@@ -53,6 +61,9 @@ struct Viewport {
     /// The cell showing each item (`nil` while the item is off screen), indexed as the feed's
     /// items: looked up several times an event, so an array rather than a dictionary.
     private(set) var cells: [Cell?] = []
+    /// What the screen has shown and stopped showing since the owner last cleared it, in order
+    /// (the owner passes it to the memory caches, which count the bitmaps they do not hold).
+    private(set) var shownChanges: [ShownChange] = []
 
     init(profile: DeviceProfile) {
         grid = Grid(profile)
@@ -60,6 +71,7 @@ struct Viewport {
 
     /// A new launch's screen, at the top of an empty feed, following `trace`. O(1).
     mutating func startLaunch(trace: ScrollTrace) {
+        clear()
         self.trace = trace
         offset = 0
         lastDesired = trace.offsets.first ?? 0
@@ -123,11 +135,13 @@ struct Viewport {
     /// image is already there. O(1).
     mutating func show(_ index: Int, url: UInt64, waitingSince: Int64?, bitmapBytes: Int64) {
         cells[index] = Cell(url: url, waitingSince: waitingSince, bitmapBytes: bitmapBytes)
+        if waitingSince == nil { shownChanges.append(ShownChange(url: url, bytes: bitmapBytes)) }
     }
 
     /// Item `index`'s cell goes off screen; returns what it showed. O(1).
     mutating func hide(_ index: Int) -> Cell? {
         defer { cells[index] = nil }
+        if let cell = cells[index], cell.waitingSince == nil { shownChanges.append(ShownChange(url: cell.url, bytes: -cell.bitmapBytes)) }
         return cells[index]
     }
 
@@ -138,21 +152,18 @@ struct Viewport {
         cell.waitingSince = nil
         if failed { cell.bitmapBytes = 0 }
         cells[index] = cell
+        shownChanges.append(ShownChange(url: cell.url, bytes: cell.bitmapBytes))
         return since
     }
 
-    /// Bitmap bytes of the visible cells showing an image that `isCached` says the memory
-    /// cache does not hold (the app owns those bitmaps). O(visible).
-    func ownedBitmapBytes(isCached: (UInt64) -> Bool) -> Int64 {
-        var bytes: Int64 = 0
-        for index in visible {
-            if let cell = cells[index], cell.waitingSince == nil, !isCached(cell.url) { bytes += cell.bitmapBytes }
-        }
-        return bytes
-    }
+    /// The owner has passed `shownChanges` on. O(1).
+    mutating func clearShownChanges() { shownChanges.removeAll(keepingCapacity: true) }
 
     /// Every cell goes off screen at once (the app was killed). O(items).
     mutating func clear() {
+        for case let cell? in cells where cell.waitingSince == nil {
+            shownChanges.append(ShownChange(url: cell.url, bytes: -cell.bitmapBytes))
+        }
         cells = Array(repeating: nil, count: cells.count)
         visible = 0..<0
     }

@@ -30,7 +30,7 @@ import Testing
         tiers.storeInMemory(Self.image(2), at: 0)
         #expect(tiers.lookUpInMemory(Self.image(2), at: 1) && !tiers.lookUpOnDisk(Self.image(2), at: 1))
         #expect(tiers.disk.occupancy.bytes == 200_000, "the encoded bytes")
-        #expect(tiers.memory.occupancy.bytes == 750 * 750 * 4, "the decoded bitmap")
+        #expect(tiers.memory.own.cache.occupancy.bytes == 750 * 750 * 4, "the decoded bitmap")
     }
 
     @Test func anImageIsStoredInATierOnce() throws {
@@ -39,7 +39,7 @@ import Testing
             tiers.storeOnDisk(Self.image(1), at: time)
             tiers.storeInMemory(Self.image(1), at: time)
         }
-        #expect(tiers.disk.occupancy.count == 1 && tiers.memory.occupancy.count == 1)
+        #expect(tiers.disk.occupancy.count == 1 && tiers.memory.own.cache.occupancy.count == 1)
     }
 
     @Test func theMemoryCacheRefusesAnEntryCostingItsShareOfTheLimitOrMore() throws {
@@ -49,50 +49,13 @@ import Testing
         }
         tiers.storeInMemory(Self.image(1), at: 0) // 4,000,000 bytes: exactly 10 %
         tiers.storeInMemory(Self.image(2, side: 999), at: 0)
-        #expect(!tiers.memory.contains(1) && tiers.memory.contains(2))
+        #expect(!tiers.memory.own.contains(1) && tiers.memory.own.contains(2))
         var unlimited = try Self.tiers(memoryLimits: .objects(100)) {
             $0.downsample = false
             $0.maxEntryShare = 0.1
         }
         unlimited.storeInMemory(Self.image(1, side: 5000), at: 0)
-        #expect(unlimited.memory.contains(1), "no cost limit, no share of it")
-    }
-
-    /// `RunSharing` trusts this flag: any way the limit changes what the cache holds sets it.
-    @Test func theLimitActsWhenItEvictsRefusesOrTrimsAndNotBefore() throws {
-        var roomy = try Self.tiers(memoryLimits: .bytes(3_000_000)) { $0.downsample = false }
-        for url in UInt64(1)...3 { roomy.storeInMemory(Self.image(url, side: 500), at: 0) } // 1,000,000 bytes each
-        #expect(roomy.memoryUse == MemoryCacheUse(limitActed: false, expired: false), "full, but nothing left")
-        roomy.storeInMemory(Self.image(4, side: 500), at: 0)
-        #expect(roomy.memoryUse.limitActed, "an eviction")
-
-        var share = try Self.tiers(memoryLimits: .bytes(40_000_000)) {
-            $0.downsample = false
-            $0.maxEntryShare = 0.1
-        }
-        share.storeInMemory(Self.image(1), at: 0)
-        #expect(share.memoryUse.limitActed, "refused as 10 % of the limit")
-
-        var small = try Self.tiers(memoryLimits: .bytes(100_000)) { $0.downsample = false }
-        small.storeInMemory(Self.image(1), at: 0)
-        #expect(small.memoryUse.limitActed && small.memory.occupancy.evictions == 0, "refused as larger than the limit")
-
-        var trimmed = try Self.tiers(memoryLimits: .bytes(5_000_000)) {
-            $0.downsample = false
-            $0.background = .toShareOfLimit(0.5)
-        }
-        for url in UInt64(1)...2 { trimmed.storeInMemory(Self.image(url, side: 500), at: 0) }
-        trimmed.enterBackground()
-        #expect(!trimmed.memoryUse.limitActed, "2,000,000 bytes are within half the limit")
-        trimmed.storeInMemory(Self.image(3, side: 500), at: 0)
-        trimmed.enterBackground()
-        #expect(trimmed.memoryUse.limitActed, "3,000,000 bytes are not")
-
-        var expiring = try Self.tiers { $0.memoryPolicy = PolicySpec(.ttl, maxAge: 1) }
-        expiring.storeInMemory(Self.image(1), at: 0)
-        let hit = expiring.lookUpInMemory(Self.image(1), at: 2_000_000_000)
-        #expect(!hit)
-        #expect(expiring.memoryUse == MemoryCacheUse(limitActed: false, expired: true))
+        #expect(unlimited.memory.own.contains(1), "no cost limit, no share of it")
     }
 
     /// Four 1,000,000-byte bitmaps in a cache limited to `limits`, then the app is backgrounded.
@@ -103,7 +66,7 @@ import Testing
         }
         for url in UInt64(1)...4 { tiers.storeInMemory(Self.image(url, side: 500), at: 0) }
         tiers.enterBackground()
-        return tiers.memory.occupancy.bytes
+        return tiers.memory.own.cache.occupancy.bytes
     }
 
     @Test func goingToTheBackgroundKeepsAShareOfTheLimitOrPurges() throws {
@@ -120,9 +83,9 @@ import Testing
         #expect(tiers.sweepInterval == 120_000_000_000)
         tiers.storeInMemory(Self.image(1), at: 0)
         tiers.sweep(at: 240_000_000_000)
-        #expect(tiers.memory.contains(1))
+        #expect(tiers.memory.own.contains(1))
         tiers.sweep(at: 360_000_000_000)
-        #expect(!tiers.memory.contains(1) && tiers.memory.occupancy.expirations == 1)
+        #expect(!tiers.memory.own.contains(1) && tiers.memory.own.cache.occupancy.expirations == 1)
         #expect(try Self.tiers().sweepInterval == nil, "no sweep unless set")
     }
 

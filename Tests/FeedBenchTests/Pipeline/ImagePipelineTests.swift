@@ -66,7 +66,7 @@ import Testing
         #expect(h.drain() == [], "nobody waits on screen any more")
         #expect(h.pipeline.figures.cancelledRequests == 0)
         #expect(h.pipeline.figures.bytesDownloaded == 200_000)
-        #expect(h.pipeline.isInMemory(1), "the prefetch lands in memory")
+        #expect(h.pipeline.caches.memory.own.contains(1), "the prefetch lands in memory")
     }
 
     @Test func aRequestNobodyHoldsStopsAndCountsAsCancelled() throws {
@@ -143,7 +143,7 @@ import Testing
         #expect(h.pipeline.tasks[1] == nil && h.pipeline.tasks[2] != nil, "the slot goes to the next waiting image")
         _ = h.drain()
         #expect(h.pipeline.imageRequests == 2 && h.pipeline.figures.cancelledRequests == 1)
-        #expect(h.pipeline.isInMemory(2) && !h.pipeline.isInMemory(3))
+        #expect(h.pipeline.caches.memory.own.contains(2) && !h.pipeline.caches.memory.own.contains(3))
     }
 
     @Test func prefetchedDiskHitsAreLoadedIntoMemoryOnlyWhenConfiguredTo() throws {
@@ -152,7 +152,7 @@ import Testing
             h.pipeline.caches.storeOnDisk(Self.image(1), at: 0)
             h.prefetch([1])
             _ = h.drain()
-            #expect(h.pipeline.isInMemory(1) == loads)
+            #expect(h.pipeline.caches.memory.own.contains(1) == loads)
             #expect(h.pipeline.prefetcher[PrefetchBatches.shared]?.running == 0)
         }
     }
@@ -203,7 +203,7 @@ import Testing
                 ready = h.pipeline.takeReady()
             }
             #expect(ready == [3])
-            #expect(h.pipeline.isInMemory(2) == !raises, "raised: 3 is decoded before 2")
+            #expect(h.pipeline.caches.memory.own.contains(2) == !raises, "raised: 3 is decoded before 2")
         }
     }
 
@@ -211,7 +211,7 @@ import Testing
         var h = try Harness(destination: .disk)
         h.prefetch([1])
         _ = h.drain()
-        #expect(h.pipeline.caches.disk.contains(1) && !h.pipeline.isInMemory(1))
+        #expect(h.pipeline.caches.disk.contains(1) && !h.pipeline.caches.memory.own.contains(1))
         #expect(h.pipeline.figures.prefetchDownloads == [1])
     }
 

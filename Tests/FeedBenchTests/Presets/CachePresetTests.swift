@@ -45,9 +45,9 @@ import Testing
     @Test func nukeNeverStoresAnEntryCostingATenthOfItsLimitOrMore() throws {
         var pipeline = try Self.pipeline(.nuke) { $0.memoryLimits = .bytes(40_000_000) }
         pipeline.caches.storeInMemory(Self.image(1), at: 0) // 4,000,000 bytes: exactly 10 %
-        #expect(!pipeline.isInMemory(1))
+        #expect(!pipeline.caches.memory.own.contains(1))
         pipeline.caches.storeInMemory(Self.image(2, side: 999), at: 0) // 3,992,004 bytes
-        #expect(pipeline.isInMemory(2))
+        #expect(pipeline.caches.memory.own.contains(2))
     }
 
     @Test func kingfisherSweepsEntriesUnreadFor300SecondsEvery120Seconds() throws {
@@ -56,9 +56,9 @@ import Testing
         pipeline.startLaunch(0, at: 0, queue: &queue)
         pipeline.caches.storeInMemory(Self.image(1), at: 0)
         Self.run(&pipeline, &queue, until: 240_000_000_000)
-        #expect(pipeline.isInMemory(1), "the 240 s sweep finds it 240 s old")
+        #expect(pipeline.caches.memory.own.contains(1), "the 240 s sweep finds it 240 s old")
         Self.run(&pipeline, &queue, until: 360_000_000_000)
-        #expect(!pipeline.isInMemory(1), "the 360 s sweep removes it, never looked up")
+        #expect(!pipeline.caches.memory.own.contains(1), "the 360 s sweep removes it, never looked up")
         #expect(pipeline.memoryOccupancy.expirations == 1)
     }
 
@@ -211,7 +211,7 @@ import Testing
             pipeline.caches.storeOnDisk(Self.image(1), at: 0)
             pipeline.startPrefetching([Self.image(1)], at: 0, queue: &queue)
             Self.run(&pipeline, &queue)
-            #expect(pipeline.isInMemory(1) == loaded, "\(preset.name)")
+            #expect(pipeline.caches.memory.own.contains(1) == loaded, "\(preset.name)")
             #expect(pipeline.imageRequests == 0)
         }
     }

@@ -57,14 +57,19 @@ import Testing
         viewport.show(0, url: 7, waitingSince: 100, bitmapBytes: 1_000)
         viewport.show(1, url: 8, waitingSince: nil, bitmapBytes: 2_000)
         #expect(viewport.stopWaiting(1) == nil, "a cell showing its image is not waiting")
-        #expect(viewport.ownedBitmapBytes { _ in false } == 2_000, "a waiting cell holds no bitmap")
+        #expect(viewport.shownChanges == [.init(url: 8, bytes: 2_000)], "a waiting cell shows no bitmap")
         #expect(viewport.stopWaiting(0) == 100 && viewport.stopWaiting(0) == nil)
-        #expect(viewport.ownedBitmapBytes { $0 == 8 } == 1_000, "the memory cache's bitmaps are not the app's")
+        #expect(viewport.shownChanges.last == .init(url: 7, bytes: 1_000), "it shows its bitmap once it stops waiting")
+        viewport.clearShownChanges()
         viewport.show(2, url: 9, waitingSince: 50, bitmapBytes: 3_000)
         #expect(viewport.stopWaiting(2, failed: true) == 50 && viewport.cells[2]?.bitmapBytes == 0)
+        #expect(viewport.shownChanges == [.init(url: 9, bytes: 0)], "a failed image shows no bitmap")
         #expect(viewport.hide(0)?.url == 7 && viewport.cells[0] == nil)
+        #expect(viewport.shownChanges.last == .init(url: 7, bytes: -1_000))
+        viewport.clearShownChanges()
         viewport.clear()
         #expect(viewport.visible.isEmpty && viewport.cells.allSatisfy { $0 == nil } && viewport.cells.count == 100)
+        #expect(viewport.shownChanges == [.init(url: 8, bytes: -2_000), .init(url: 9, bytes: 0)], "every cell stops showing")
     }
 
     @Test func framesAreDueAtTheirIntervalsUntilTheTraceEnds() {
