@@ -16,6 +16,8 @@ package struct HTTPPart: Sendable {
         package var logPath: String?
         /// TLS (with HTTP/2), if asked for.
         package var tls: TLS?
+        /// Whether answers cross the network model or are written as fast as TCP takes them.
+        package var pace: ServePace
     }
 
     /// How `bench serve` gets its TLS certificate.

@@ -21,7 +21,10 @@ struct ServeCommand: ParsableCommand {
         priority header with u=0…2 makes its stream urgent)
 
         Every answer of both crosses the simulation's network model (handshakes, TLS, slow \
-        start, the shared bottleneck, losses): its bytes are written as the model delivers them.
+        start, the shared bottleneck, losses): its bytes are written as the model delivers them. \
+        With --pace none they are written at once instead, after the API's latency, for a client \
+        behind a link that does the network (Validation/emulation: the kernel's TCP through an \
+        emulated link).
           GET|PUT /_conditions                     the network and API models as JSON; a PUT \
         changes them for the next request ({"network": "3g"}, {"offline": true})
           GET /openapi.yaml                        the API in OpenAPI 3.1
@@ -37,6 +40,7 @@ struct ServeCommand: ParsableCommand {
           bench serve --tls --http 2       (a certificate made at start; its fingerprint is printed)
           bench serve --tls --tls-cert-out cert.pem   (then: curl --cacert cert.pem https://127.0.0.1:8080/…)
           bench serve --tls-cert cert.pem --tls-key key.pem --http 2
+          bench serve --tls --pace none --host 10.77.2.1   (behind an emulated link)
           bench serve --api-latency lognormal:300ms,1.2s --api-failures 0.05 --api-rate-limit 10/1s
           curl -X PUT localhost:8080/_conditions -d '{"api": {"failureProbability": 0.2}}'
 
@@ -96,10 +100,19 @@ struct ServeCommand: ParsableCommand {
                                valueName: "file"))
     var tlsCertOut: String?
 
+    @Option(help: ArgumentHelp("""
+        How answers are written: model (default: as the network model delivers them) or none (at once, as fast as \
+        TCP takes them, for a client behind a real or emulated link that does the network; the API's latency stays).
+        """, valueName: "model|none"))
+    var pace: String = ServePace.model.rawValue
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw InputError(source: "--port", "expected a port in 0…65535, found \(port)") }
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw InputError(source: tlsCert == nil ? "--tls-key" : "--tls-cert", "expected --tls-cert and --tls-key together")
+        }
+        guard ServePace(rawValue: pace) != nil else {
+            throw InputError(source: "--pace", "expected model or none, found \(pace)")
         }
         guard tlsCertOut == nil || (tls && tlsCert == nil) else {
             throw InputError(source: "--tls-cert-out", "expected --tls, whose certificate made at start it writes (a brought --tls-cert is a file already)")
@@ -139,6 +152,6 @@ struct ServeCommand: ParsableCommand {
         start.api = try APIModelFlags(latency: apiLatency, failures: apiFailures, spikes: apiSpikes, timeout: apiTimeout,
                                       rateLimit: apiRateLimit).applied(to: start.api)
         try HTTPPart.required(by: "serve").serve(HTTPPart.ServeRequest(host: host, port: port, seed: seed, conditions: start, logPath: log,
-                                                                                    tls: tlsRequest))
+                                                                                    tls: tlsRequest, pace: ServePace(rawValue: pace) ?? .model))
     }
 }

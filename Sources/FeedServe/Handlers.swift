@@ -46,9 +46,10 @@ struct Handlers: Sendable {
             if failure == .rateLimited { failed.headers[.retryAfter] = String(max(1, (clears + 999_999_999) / 1_000_000_000)) }
             response = failed
         }
-        if case .failure(.timeout) = call.outcome {
-            // The client gives up at the timeout, as the simulated app does: nothing crosses the
-            // network. One that goes away before is let go at once, as on the network.
+        if state.pace == .none || call.outcome == .failure(.timeout) {
+            // The server's own time, then the answer at once: under --pace none the link does
+            // the network; at a timeout the client gives up, as the simulated app does, and
+            // nothing crosses the network. One that goes away before is let go at once.
             state.closures.begin(context.connection)
             defer { state.closures.end(context.connection) }
             do {
@@ -119,6 +120,8 @@ struct Handlers: Sendable {
             }
         }
 
+        if state.pace == .none { return unpaced(request, context, answer ?? Response(status: status, headers: headers), jpeg: jpeg,
+                                                range: answer == nil ? range : nil, arrived: arrived) }
         // One of the client's connections (the network's per-host limit), then the network. The
         // connection is watched from here on: a client that closes it is noticed at once.
         state.closures.begin(context.connection)
@@ -182,14 +185,42 @@ struct Handlers: Sendable {
         while true {
             let progress = network.progress(sent.id, at: state.now, awaitingBody: Int64(min(range.count, written + piece)))
             let due = Int(progress.bodyBytes)
-            while written < due {
-                let end = min(written + 65_536, due)
-                try await writer.write(ByteBuffer(bytes: jpeg.bytes(in: (range.lowerBound + written)..<(range.lowerBound + end))))
-                written = end
-            }
+            try await write(jpeg, range: range, through: due, to: &writer, written: &written)
             if progress.isComplete { return }
             try await state.sleep(until: progress.nextLook, watching: context)
         }
+    }
+
+    /// Writes `range` of the image from byte `written` up to `due` (both counted from the
+    /// range's start), 64 KiB a write; `written` follows, also when a write fails.
+    static func write(_ jpeg: SyntheticJPEG, range: Range<Int>, through due: Int, to writer: inout any ResponseBodyWriter,
+                      written: inout Int) async throws {
+        while written < due {
+            let end = min(written + 65_536, due)
+            try await writer.write(ByteBuffer(bytes: jpeg.bytes(in: (range.lowerBound + written)..<(range.lowerBound + end))))
+            written = end
+        }
+    }
+
+    /// An image's answer under `--pace none`: `answer` as it is (a 304 or 416), or with `range`
+    /// of the image as its body, written at once, as fast as TCP takes it; logged when it ends,
+    /// with how far it got when the client went away.
+    func unpaced(_ request: Request, _ context: ServeContext, _ answer: Response, jpeg: SyntheticJPEG, range: Range<Int>?,
+                 arrived: Int64) -> Response {
+        guard let range else { return respond(request, context, answer, arrived: arrived, objectBytes: jpeg.byteCount) }
+        let (state, code) = (self.state, answer.status.code)
+        var answer = answer
+        answer.body = ResponseBody(contentLength: range.count) { writer in
+            var written = 0, finished = false
+            defer {
+                Self.log(state, request, context, status: finished ? code : RequestLogFile.clientClosed, bytes: written,
+                         objectBytes: jpeg.byteCount, arrived: arrived, delay: 0)
+            }
+            try await Self.write(jpeg, range: range, through: range.count, to: &writer, written: &written)
+            try await writer.finish(nil)
+            finished = true
+        }
+        return answer
     }
 
     /// Waits until the response `sent` has reached the client in the model: its headers and

@@ -23,9 +23,13 @@ public struct ServeSettings: Sendable {
     /// run's client) drops an idle connection itself, so the server never closes one just as the
     /// live run uses it again.
     public var clientTimeout: Duration
+    /// Whether answers cross the network model (`bench serve`'s default) or are written as fast
+    /// as TCP takes them (`--pace none`: the link between server and client does the rest).
+    public var pace: ServePace
 
     public init(host: String = "127.0.0.1", port: Int = 8080, seed: UInt64 = 1, catalog: ImageCatalog = ImageCatalog(seed: 0),
-                conditions: ServeConditions, logPath: String? = nil, tls: ServeTLS? = nil, clientTimeout: Duration = .seconds(75)) {
+                conditions: ServeConditions, logPath: String? = nil, tls: ServeTLS? = nil, clientTimeout: Duration = .seconds(75),
+                pace: ServePace = .model) {
         self.host = host
         self.port = port
         self.seed = seed
@@ -34,6 +38,7 @@ public struct ServeSettings: Sendable {
         self.logPath = logPath
         self.tls = tls
         self.clientTimeout = clientTimeout
+        self.pace = pace
     }
 }
 #endif

@@ -28,6 +28,8 @@ final class ServeState: Sendable {
     let log: RequestLog?
     /// Whether the server speaks TLS (and so HTTP/2).
     let overTLS: Bool
+    /// Whether answers cross the network model or are written at once.
+    let pace: ServePace
     /// The scheme of the server's URLs: `https` over TLS, else `http`.
     var scheme: String { overTLS ? "https" : "http" }
 
@@ -42,6 +44,7 @@ final class ServeState: Sendable {
         seed = settings.seed
         catalog = settings.catalog
         overTLS = settings.tls != nil
+        pace = settings.pace
         self.log = log
     }
 

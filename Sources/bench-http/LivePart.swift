@@ -20,7 +20,7 @@ extension HTTPPart {
             case let .files(certificate, key): tls = try ServeTLS.loading(certificate: certificate, key: key)
             }
             let settings = ServeSettings(host: request.host, port: request.port, seed: request.seed, conditions: request.conditions,
-                                         logPath: request.logPath, tls: tls)
+                                         logPath: request.logPath, tls: tls, pace: request.pace)
             try BlockingTask.run {
                 try await FeedServer(settings: settings).run { url in
                     let certificate = tls.map { "bench serve: TLS certificate SHA-256 fingerprint \($0.fingerprint) (HTTP/2 and HTTP/1.1 by ALPN)\n" }

@@ -88,6 +88,8 @@ import Glibc
         #expect(flag.status == 2 && flag.stderr.hasPrefix("bench: --http: network.http: expected \"1.1\": HTTP/2 is served over TLS only"), "\(flag.stderr)")
         let three = try BenchProcess.run(["serve", "--port", "0", "--tls", "--http", "3"])
         #expect(three.status == 2 && three.stderr == "bench: --http: expected 1.1 or 2, found \"3\" (HTTP/3 is not modelled)\n", "\(three.stderr)")
+        let pace = try BenchProcess.run(["serve", "--port", "0", "--pace", "fast"])
+        #expect(pace.status == 2 && pace.stderr == "bench: --pace: expected model or none, found fast\n", "\(pace.stderr)")
         // TLS files: both or neither, and readable, before anything starts.
         // The certificate's file: only of one made at start, and at a path a file can be written.
         let notMade = try BenchProcess.run(["serve", "--port", "0", "--tls-cert-out", "cert.pem"])

@@ -270,6 +270,37 @@ import Testing
         #expect((Double(lines[1][7]) ?? 0) >= 30, "the whole time includes the injected latency")
     }
 
+    /// Under `--pace none` the answers cross no model: each is written at once, after the API's
+    /// own latency, for a link between server and client to carry. On edge (240 kbit/s, 400 ms
+    /// each way, HTTP/1.1) the model would take over 0.8 s for the call and over 1.5 s for the
+    /// image; here they take the API's 30 ms and well under half the model's time, and the log
+    /// names no model connection.
+    @Test func underPaceNoneAnswersAreWrittenAtOnceAfterTheAPIsLatency() async throws {
+        let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
+        var edge = try NetworkProfile.named("edge", source: "test")
+        edge.http = .http11
+        let server = try await RunningServer.start(ServeConditions(network: edge, api: FeedAPIConfiguration(latency: .fixed(30_000_000))),
+                                                   log: log, pace: .none)
+        let call = try await server.request("/v1/images/search?page=1")
+        let catalog = ImageCatalog(seed: 0)
+        let ids: [UInt64] = Array(0..<8)
+        let images = try await withThrowingTaskGroup(of: RunningServer.Reply.self) { group in
+            for id in ids { group.addTask { try await server.request("/images/\(id).jpg") } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        await server.stop()
+        #expect(call.status == 200 && call.seconds >= 0.030)
+        #expect(images.allSatisfy { $0.status == 200 })
+        #expect(images.map(\.body.count).sorted() == ids.map { Int(catalog.descriptor($0).encodedBytes) }.sorted())
+        let smallest = ids.map { catalog.descriptor($0).encodedBytes }.min() ?? 0
+        let modelFloor = 0.8 + Double(smallest) * 8 / Double(edge.bitsPerSecond)
+        #expect(images.allSatisfy { $0.seconds < modelFloor / 2 }, "\(images.map(\.seconds)) against the model's \(modelFloor) s at least")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(lines.count == 9 && lines.allSatisfy { $0[3] == "200" && $0[8] == "" && $0[12] == "" }, "no model connection, never sent onto one: \(lines)")
+        #expect(lines.filter { $0[2].hasPrefix("/images/") }.allSatisfy { $0[4] == $0[5] }, "each image whole")
+    }
+
     /// A request the server holds for one of the client's connections (here the network allows
     /// one) goes onto the network model when the other's response is done: its `sent_ms` is
     /// then, past its arrival, while its duration still counts from its arrival (what the client

@@ -16,8 +16,9 @@ struct RunningServer {
     let session: URLSession
 
     static func start(_ conditions: ServeConditions, seed: UInt64 = 1, log: String? = nil,
-                      clientTimeout: Duration = .seconds(75)) async throws -> RunningServer {
-        let settings = ServeSettings(host: "127.0.0.1", port: 0, seed: seed, conditions: conditions, logPath: log, clientTimeout: clientTimeout)
+                      clientTimeout: Duration = .seconds(75), pace: ServePace = .model) async throws -> RunningServer {
+        let settings = ServeSettings(host: "127.0.0.1", port: 0, seed: seed, conditions: conditions, logPath: log, clientTimeout: clientTimeout,
+                                     pace: pace)
         let (base, task) = try await FeedServer(settings: settings).start(on: OwnThreads.executor)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 6
