@@ -19,8 +19,15 @@ struct AgreeCommand: ParsableCommand {
         --duration 30s; each configuration takes its session's length in real time. Exits 0 when \
         every configuration is within every band, 1 when one is not.
 
+        With --emulated (as root, from the repository's folder), each live session runs instead \
+        through an emulated link (Validation/emulation): bench serve --pace none and the live run \
+        in two network namespaces, ns-3 running the configuration's network between them in real \
+        time, so the model is held to the kernel's own TCP, TLS and HTTP/2; the image downloads' \
+        median and p90 durations are banded too (live over simulated within 0.8…1.25).
+
         Examples:
           bench agree --profile low-end --network wifi,lte,3g,edge --policy lru,fifo --window 0,20
+          sudo bench agree --emulated --network lte,3g --http 2
           bench agree --profile mid --network 3g --out agree.csv
 
         Docs: docs/serve-and-live.md, "The simulation held to the live run: bench agree".
@@ -33,6 +40,21 @@ struct AgreeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Also write every figure of every configuration here (CSV: identity, metric, simulated, live, band, within).", valueName: "file"))
     var out: String?
+
+    @Flag(help: """
+        Run each live session through an emulated link instead: bench serve --pace none and the live run in two \
+        network namespaces, ns-3 running the configuration's network between them in real time, the kernel's own \
+        TCP on each side; the image downloads' median and p90 are banded too (0.8…1.25). Needs root, TUN/TAP and \
+        the link (.ci/ns3-check --build).
+        """)
+    var emulated = false
+
+    @Option(help: ArgumentHelp("With --emulated: the link's harness.", valueName: "file"))
+    var emulationHarness = "Validation/emulation/emulated-link"
+
+    /// The live side of --emulated, which the harness starts in the client's namespace.
+    @Option(help: .hidden)
+    var emulatedLive: String?
 
     func run() throws {
         var matrix = self.matrix
@@ -53,8 +75,10 @@ struct AgreeCommand: ParsableCommand {
                 throw InputError(source: "agree", refusal)
             }
         }
+        if let emulatedLive { return try EmulatedLink.runLiveSide(emulatedLive, configurations: configurations) }
         try out.map { try OutputPath.check([.file($0, option: "--out")]) }
         let part = try HTTPPart.required(by: "agree")
+        if emulated { try EmulatedLink.check(harness: emulationHarness) }
 
         var rows: [String] = []
         var agreeing = 0
@@ -62,6 +86,20 @@ struct AgreeCommand: ParsableCommand {
             let row = configuration.emptyResult
             let name = "\(row.profile) \(row.network) \(row.policy) memory \(row.memoryLimitBytes) B window \(row.prefetchWindow) \(row.trace) seed \(row.seed)"
             FileDescriptorOutput.write("[\(index + 1)/\(configurations.count)] \(name)\n", to: 1)
+            if emulated {
+                let measured = try EmulatedLink.run(index: index, network: configuration.network, api: configuration.api, seed: configuration.seed,
+                                                    arguments: Array(CommandLine.arguments.dropFirst()), harness: emulationHarness)
+                var recorded = configuration
+                recorded.recording.requests = true
+                let simulated = try FeedSimulation.run(recorded)
+                let agreement = Agreement(simulated: simulated, liveValues: measured.values)
+                let downloads = EmulatedLink.distributions(live: measured.downloads, simulated: EmulatedLink.downloads(simulated.requests))
+                FileDescriptorOutput.write(([agreement.table] + downloads.lines + [measured.link]).joined(separator: "\n") + "\n", to: 1)
+                if let note = Agreement.busyMachineNote(framesLate: measured.framesLate) { FileDescriptorOutput.write(note + "\n", to: 1) }
+                rows += agreement.csvRows(identity: simulated)
+                if agreement.agrees && downloads.within { agreeing += 1 }
+                continue
+            }
             let (live, framesLate) = try part.runAgainstOwnServer(configuration)
             let simulated = try FeedSimulation.run(configuration)
             let agreement = Agreement(simulated: simulated, live: live)

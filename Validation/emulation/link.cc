@@ -189,6 +189,16 @@ Hook(Ptr<Object> object, const char* source, uint64_t* counter)
 int
 main(int argc, char* argv[])
 {
+    // Stopped by SIGTERM or SIGINT. A parent may have left them blocked (a process spawned by a
+    // multi-threaded one inherits its mask): unblocked, or SIGTERM would never stop the link.
+    sigset_t stops;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGTERM);
+    sigaddset(&stops, SIGINT);
+    pthread_sigmask(SIG_UNBLOCK, &stops, nullptr);
+    std::signal(SIGTERM, RequestStop);
+    std::signal(SIGINT, RequestStop);
+
     std::string networkPath;
     std::string client;
     std::string server;
@@ -286,8 +296,6 @@ main(int argc, char* argv[])
     Hook(bottleneck.up, "PhyRxDrop", &g_lossDrops);
     Hook(bottleneck.down, "PhyRxDrop", &g_lossDrops);
 
-    std::signal(SIGTERM, RequestStop);
-    std::signal(SIGINT, RequestStop);
     g_wallStart = std::chrono::steady_clock::now();
     Simulator::Schedule(Seconds(0), &Tick);
     Simulator::Run();

@@ -1,32 +1,48 @@
-"""sessions.py's comparison, on constructed rows (no link, no bench needed)."""
+"""sessions.py's reading of what bench agree --emulated says (no link, no bench needed)."""
 import unittest
 
-from sessions import compare, quantile
+from sessions import figures, table
 
-ROW = {"api_requests": "5", "image_requests": "50", "bytes_downloaded": "1000000", "stalls": "20", "stall_ms_p95": "1000"}
+CSV = """profile,network,metric,simulated,live,band,within
+low-end,wifi,api_requests,5,5,2%,yes
+low-end,wifi,image_requests,27,27,2%,yes
+low-end,wifi,bytes_downloaded,6197710,6197710,2%,yes
+low-end,wifi,stalls,4,3,15%,no
+low-end,wifi,stall_ms_p95,212.647,242.107,25%,yes
+low-end,wifi,hit_rate,0.428571,0.571429,,
+"""
+STDOUT = """[1/1] low-end wifi lru memory 471859200 B window 20 browser seed 1
+download median: live 55 ms, simulated 56 ms, ratio 0.988 (band 0.8…1.25)  ok
+download p90: live 225 ms, simulated 257 ms, ratio 1.877 (band 0.8…1.25)  OUTSIDE
+link: wifi: 5.3 s; 1543 packets down, 800 up; drops: 0 queue, 0 loss; late ms: p50 0.112 p99 0.218 max 5.010
+0 of 1 configurations within every band
+"""
 
 
-class CompareTests(unittest.TestCase):
-    def test_each_figure_is_held_to_bench_agrees_band_around_the_simulated_one(self):
-        live = {**ROW, "image_requests": "51", "bytes_downloaded": "1030000", "stalls": "23", "stall_ms_p95": "1250"}
-        figures = compare(live, ROW, [100.0], [100.0])
-        self.assertEqual(figures["image_requests"], (51.0, 50.0, True))  # 2 %: on the edge
-        self.assertEqual(figures["bytes_downloaded"], (1030000.0, 1000000.0, False))  # 3 %
-        self.assertEqual(figures["stalls"], (23.0, 20.0, True))  # 15 %
-        self.assertEqual(figures["stall_ms_p95"], (1250.0, 1000.0, True))  # 25 %
-        self.assertTrue(compare({**ROW, "stalls": "24"}, ROW, [], [])["stalls"][2] is False)
+class FiguresTests(unittest.TestCase):
+    def test_the_banded_figures_come_from_the_csv_and_the_downloads_from_the_table(self):
+        said = figures(CSV, STDOUT)
+        self.assertEqual(said["stalls"], ("3/4", False))
+        self.assertEqual(said["api_requests"], ("5/5", True))
+        self.assertNotIn("hit_rate", said)
+        self.assertEqual(said["download median"], ("0.988", True))
+        self.assertEqual(said["download p90"], ("1.877", False))
+        self.assertEqual(said["late p99"], ("0.218 ms", True))
 
-    def test_downloads_are_compared_as_distributions(self):
-        simulated = [float(t) for t in range(100, 1100, 100)]
-        live = [t * 1.3 for t in simulated]
-        figures = compare(ROW, ROW, live, simulated)
-        self.assertAlmostEqual(figures["download median"][0], 1.3)
-        self.assertFalse(figures["download median"][2])
-        self.assertEqual(quantile(simulated, 0.9), 1000.0)
+    def test_downloads_on_neither_side_or_one_side_only(self):
+        neither = STDOUT.replace("download median: live 55 ms, simulated 56 ms, ratio 0.988 (band 0.8…1.25)  ok",
+                                 "download median: no downloads either side")
+        self.assertEqual(figures(CSV, neither)["download median"], ("-", True))
+        one = STDOUT.replace("download p90: live 225 ms, simulated 257 ms, ratio 1.877 (band 0.8…1.25)  OUTSIDE",
+                             "download p90: downloads on one side only (live 0, simulated 5)  OUTSIDE")
+        self.assertEqual(figures(CSV, one)["download p90"], ("one side", False))
 
-    def test_downloads_only_one_side_finished_are_outside(self):
-        self.assertEqual(compare(ROW, ROW, [], [500.0])["download p90"], (None, None, False))
-        self.assertEqual(compare(ROW, ROW, [], [])["download p90"], (None, None, True))
+    def test_a_figure_missing_is_refused_and_the_table_marks_what_is_outside(self):
+        with self.assertRaises(ValueError):
+            figures(CSV, "")
+        rendered = table([("wifi h2", figures(CSV, STDOUT))])
+        self.assertIn("3/4 OUTSIDE", rendered)
+        self.assertIn("0.988 ", rendered)
 
 
 if __name__ == "__main__":

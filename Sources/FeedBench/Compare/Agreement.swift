@@ -31,7 +31,13 @@ public struct Agreement: Sendable {
     /// Compares `live` with `simulated`, both results of the same configuration.
     /// Complexity: O(number of metrics).
     public init(simulated: RunResult, live: RunResult) {
-        let (simulatedValues, liveValues) = (simulated.metricValues, live.metricValues)
+        self.init(simulated: simulated, liveValues: live.metricValues)
+    }
+
+    /// Compares the live run's figures, `liveValues` (a `RunResult`'s `metricValues`, as another
+    /// process measured them), with `simulated`. Complexity: O(number of metrics).
+    public init(simulated: RunResult, liveValues: [Int64]) {
+        let simulatedValues = simulated.metricValues
         func line(_ name: String, _ band: Tolerance?) -> Line {
             let index = ResultMetric.all.firstIndex { $0.name == name }!
             return Line(metric: ResultMetric.all[index], band: band, simulated: simulatedValues[index], live: liveValues[index])
