@@ -32,14 +32,16 @@ package struct HTTPPart: Sendable {
     /// Serves the feed API until stopped (Ctrl-C, SIGTERM), printing the URL it listens on.
     package var serve: @Sendable (ServeRequest) throws -> Void
     /// Runs one configuration in real time against the server at a URL, trusting a PEM
-    /// certificate as its root if given: the results row and the frames it handled late.
-    package var runLive: @Sendable (RunConfiguration, _ server: String, _ certificatePEM: String?) throws -> (result: RunResult, framesLate: Int)
+    /// certificate as its root if given, its connections opened before its clock starts or not
+    /// (`LiveSession.run`'s `warmingUp`): the results row and the frames it handled late.
+    package var runLive: @Sendable (RunConfiguration, _ server: String, _ certificatePEM: String?, _ warmingUp: Bool) throws
+        -> (result: RunResult, framesLate: Int)
     /// Runs one configuration in real time against a server started for it in this process
     /// (its network, API model and seed), then stops the server.
     package var runAgainstOwnServer: @Sendable (RunConfiguration) throws -> (result: RunResult, framesLate: Int)
 
     package init(serve: @escaping @Sendable (ServeRequest) throws -> Void,
-                 runLive: @escaping @Sendable (RunConfiguration, String, String?) throws -> (result: RunResult, framesLate: Int),
+                 runLive: @escaping @Sendable (RunConfiguration, String, String?, Bool) throws -> (result: RunResult, framesLate: Int),
                  runAgainstOwnServer: @escaping @Sendable (RunConfiguration) throws -> (result: RunResult, framesLate: Int)) {
         self.serve = serve
         self.runLive = runLive

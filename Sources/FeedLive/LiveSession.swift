@@ -9,10 +9,13 @@ public enum LiveSession {
     /// Runs `configuration` against `server`, telling `progress` how far it is every `interval`
     /// ns of wall time, and returns the results row (`scenario` ending in `;mode=live`). Over
     /// HTTP/2 (the configuration's network) `server` is `https://`, and `trusting` may name the
-    /// PEM certificate to trust as its root. Throws an `InputError` naming the URL and what was
-    /// expected when the server cannot be reached, fails TLS or answers something that is not
-    /// the feed API.
-    public static func run(_ configuration: RunConfiguration, server: String, trusting certificatePEM: String? = nil,
+    /// PEM certificate to trust as its root. `warmingUp` opens the connections before the clock
+    /// starts (`LiveHTTP.warmUp`: against `bench serve`'s network model, which charges their
+    /// handshakes itself); without it they are opened by the run's first requests, as the
+    /// simulated app's are (through a real or emulated link, where the handshakes are the
+    /// network's). Throws an `InputError` naming the URL and what was expected when the server
+    /// cannot be reached, fails TLS or answers something that is not the feed API.
+    public static func run(_ configuration: RunConfiguration, server: String, trusting certificatePEM: String? = nil, warmingUp: Bool = true,
                            reportingEvery interval: Int64 = 1_000_000_000, progress: (LiveProgress) -> Void) throws -> RunResult {
         // The API call shares the host with the images: one connection more than the pipeline's
         // over HTTP/1.1; over HTTP/2, the one connection.
@@ -24,8 +27,10 @@ public enum LiveSession {
             (HTTPImageTransport(http: http, inbox: inbox, network: configuration.network),
              HTTPFeedTransport(http: http, inbox: inbox, catalog: configuration.api.catalog))
         }
-        http.warmUp(connections: connections)
-        try http.check()
+        if warmingUp {
+            http.warmUp(connections: connections)
+            try http.check()
+        }
         return try run.run(reportingEvery: interval, progress: progress, check: http.check)
     }
 }

@@ -34,6 +34,27 @@ import Testing
         Set(records.compactMap { RequestLogFile.imageID(path: $0.path) })
     }
 
+    /// Against `bench serve`'s model the run opens its connections before its clock starts (the
+    /// model charges their handshakes itself), a `GET /_conditions` on each; through a real or
+    /// emulated link (`warmingUp: false`) it opens them with its first requests, as the
+    /// simulated app does, and the server sees no warm-up.
+    @Test func aRunThatDoesNotWarmUpOpensItsConnectionsWithItsFirstRequests() async throws {
+        let configuration = try Self.configuration(seconds: 2)
+        var warmUps: [Int] = []
+        for warmingUp in [true, false] {
+            let log = try ScratchFolder.make().appendingPathComponent("serve-\(warmingUp).csv").path
+            let server = try await LiveServers.feed(ServeConditions(network: try Self.wifiOverHTTP11()), seed: configuration.seed, log: log)
+            _ = try await OwnThreads.run { _ in try LiveSession.run(configuration, server: server.url, warmingUp: warmingUp) { _ in } }
+            server.task.cancel()
+            _ = try? await server.task.value
+            let paths = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: ",")[2] }
+            warmUps.append(paths.filter { $0 == "/_conditions" }.count)
+            #expect(paths.contains { $0.hasPrefix("/v1/images/search") })
+        }
+        // Over HTTP/1.1, the preset's connections and one for the API.
+        #expect(warmUps == [try Self.wifiOverHTTP11().connectionsPerHost + 1, 0])
+    }
+
     @Test(.timedAlone) func aTenSecondLiveRunWritesEveryColumnAndRequestsOnlyWhatTheSimulationDoes() async throws {
         // The live run's requests leave a few milliseconds off the simulation's, and where the
         // buffer is full that can let a page arrive sooner: a run that asks for an image the
