@@ -32,9 +32,10 @@ package struct HTTPPart: Sendable {
     /// Serves the feed API until stopped (Ctrl-C, SIGTERM), printing the URL it listens on.
     package var serve: @Sendable (ServeRequest) throws -> Void
     /// Runs one configuration in real time against the server at a URL, trusting a PEM
-    /// certificate as its root if given, its connections opened before its clock starts or not
-    /// (`LiveSession.run`'s `warmingUp`): the results row and the frames it handled late.
-    package var runLive: @Sendable (RunConfiguration, _ server: String, _ certificatePEM: String?, _ warmingUp: Bool) throws
+    /// certificate as its root if given, against `bench serve`'s network model or through a
+    /// real or emulated link (`LiveSession.run`'s `throughLink`): the results row and the
+    /// frames it handled late.
+    package var runLive: @Sendable (RunConfiguration, _ server: String, _ certificatePEM: String?, _ throughLink: Bool) throws
         -> (result: RunResult, framesLate: Int)
     /// Runs one configuration in real time against a server started for it in this process
     /// (its network, API model and seed), then stops the server.

@@ -25,6 +25,6 @@ extension RunCommand {
         }
         var run = runs[0]
         if !httpAsked && server.lowercased().hasPrefix("http://") { run.network.http = .http11 }
-        return try part.runLive(run, server, pem, true).result
+        return try part.runLive(run, server, pem, false).result
     }
 }

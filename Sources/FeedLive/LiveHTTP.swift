@@ -45,14 +45,18 @@ final class LiveHTTP: Sendable {
     let client: HTTPClient
     /// The requests under way, by number: to cancel them, and the bytes the images have received.
     let requests = Locked([Int: (task: HTTPClient.Task<Void>?, bytes: Int64, keepsBody: Bool)]())
-    let numbers = Locked(0)
+    /// The last number given to a request: shared by the clients of one run, so that its
+    /// requests are numbered in the order the app made them whichever client sends them.
+    let numbers: Locked<Int>
     let failure = Locked<InputError?>(nil)
 
     /// A client of `server` (an `http://` or `https://` URL) with at most `connections`
     /// connections to it over HTTP/1.1, or one over HTTP/2 (`http2`: `server` must be
     /// `https://`). `trusting` is a PEM certificate to trust as the server's root instead of
     /// the system's (`bench serve --tls`'s own). Throws an `InputError` for anything else.
-    init(server: String, connections: Int, http2: Bool = false, trusting certificatePEM: String? = nil) throws {
+    init(server: String, connections: Int, http2: Bool = false, trusting certificatePEM: String? = nil,
+         numbering numbers: Locked<Int> = Locked(0)) throws {
+        self.numbers = numbers
         guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               url.host != nil, url.query == nil else {
             throw InputError(source: "--live", "expected a server URL such as http://127.0.0.1:8080, found \(InputError.quote(server))")

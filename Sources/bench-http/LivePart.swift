@@ -28,8 +28,8 @@ extension HTTPPart {
                 }
             }
         },
-        runLive: { configuration, server, certificatePEM, warmingUp in
-            try LiveSession.runDrawingProgress(configuration, server: server, trusting: certificatePEM, warmingUp: warmingUp)
+        runLive: { configuration, server, certificatePEM, throughLink in
+            try LiveSession.runDrawingProgress(configuration, server: server, trusting: certificatePEM, throughLink: throughLink)
         },
         runAgainstOwnServer: { configuration in
             // Over HTTP/2, TLS with a certificate made for the run, which the client trusts.
@@ -66,10 +66,10 @@ extension LiveSession {
     /// place on a terminal, a line a report otherwise). Returns the results row and the frames
     /// the run handled late.
     static func runDrawingProgress(_ configuration: RunConfiguration, server: String,
-                                   trusting certificatePEM: String? = nil, warmingUp: Bool = true) throws -> (result: RunResult, framesLate: Int) {
+                                   trusting certificatePEM: String? = nil, throughLink: Bool = false) throws -> (result: RunResult, framesLate: Int) {
         let terminal = isatty(2) == 1
         var framesLate = 0
-        let result = try run(configuration, server: server, trusting: certificatePEM, warmingUp: warmingUp) { progress in
+        let result = try run(configuration, server: server, trusting: certificatePEM, throughLink: throughLink) { progress in
             framesLate = progress.framesLate
             FileDescriptorOutput.write((terminal ? "\r\u{1B}[K" : "") + "live \(server): " + progress.line + (terminal ? "" : "\n"), to: 2)
         }

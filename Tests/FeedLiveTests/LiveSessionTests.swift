@@ -36,15 +36,15 @@ import Testing
 
     /// Against `bench serve`'s model the run opens its connections before its clock starts (the
     /// model charges their handshakes itself), a `GET /_conditions` on each; through a real or
-    /// emulated link (`warmingUp: false`) it opens them with its first requests, as the
-    /// simulated app does, and the server sees no warm-up.
-    @Test func aRunThatDoesNotWarmUpOpensItsConnectionsWithItsFirstRequests() async throws {
+    /// emulated link (`throughLink`) it opens them with its first requests, as the simulated
+    /// app does, and the server sees no warm-up.
+    @Test func throughALinkTheRunOpensItsConnectionsWithItsFirstRequests() async throws {
         let configuration = try Self.configuration(seconds: 2)
         var warmUps: [Int] = []
-        for warmingUp in [true, false] {
-            let log = try ScratchFolder.make().appendingPathComponent("serve-\(warmingUp).csv").path
+        for throughLink in [false, true] {
+            let log = try ScratchFolder.make().appendingPathComponent("serve-\(throughLink).csv").path
             let server = try await LiveServers.feed(ServeConditions(network: try Self.wifiOverHTTP11()), seed: configuration.seed, log: log)
-            _ = try await OwnThreads.run { _ in try LiveSession.run(configuration, server: server.url, warmingUp: warmingUp) { _ in } }
+            _ = try await OwnThreads.run { _ in try LiveSession.run(configuration, server: server.url, throughLink: throughLink) { _ in } }
             server.task.cancel()
             _ = try? await server.task.value
             let paths = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: ",")[2] }

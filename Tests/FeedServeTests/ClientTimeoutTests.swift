@@ -7,7 +7,9 @@ import Testing
 
 /// A client that sends nothing for the server's client timeout is let go: mid-head, mid-body,
 /// idle between requests, before its TLS handshake, on an HTTP/2 connection with no stream;
-/// never while its answer is under way. Raw clients on 127.0.0.1, a timeout of 0.5 s.
+/// never while its answer is under way. Raw clients on 127.0.0.1, a timeout of 0.5 s: each test
+/// takes its turn among the timed ones (`timedAlone`), so that the heaviest of them (a live run
+/// through the emulated link) does not hold up its client past the timeout.
 @Suite(.scratchFolder, .serialized) struct ClientTimeoutTests {
     static let timeout = Duration.milliseconds(500)
     static let instant = ServeConditions(network: RunningServer.instant, api: FeedAPIConfiguration(latency: .fixed(0)))
@@ -29,7 +31,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [
+    @Test(.timedAlone, arguments: [
         "GET /_conditions HTTP/1.1\r\nHost: 127.0.0.1\r\n",
         "GET /_conditions",
         "PUT /_conditions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000000\r\n\r\n{",
@@ -40,7 +42,7 @@ import Testing
         #expect(closed >= Self.timeout && received.isEmpty, "closed after \(closed), \(received.count) bytes answered")
     }
 
-    @Test func anIdleConnectionIsClosedAfterTheTimeout() async throws {
+    @Test(.timedAlone) func anIdleConnectionIsClosedAfterTheTimeout() async throws {
         let (held, received) = try await Self.heldAfterSending("GET /_conditions HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
         let closed = try #require(held, "the connection was still open after 10 s")
@@ -48,7 +50,7 @@ import Testing
     }
 
     /// An API call of 1.5 s (three timeouts) is answered: the server is the one that is silent.
-    @Test func anAnswerUnderWayIsNotCutByTheTimeout() async throws {
+    @Test(.timedAlone) func anAnswerUnderWayIsNotCutByTheTimeout() async throws {
         let conditions = ServeConditions(network: RunningServer.instant, api: FeedAPIConfiguration(latency: .fixed(1_500_000_000)))
         let server = try await RunningServer.start(conditions, clientTimeout: Self.timeout)
         let reply = try await server.request("/v1/images/search?limit=2&page=1")
@@ -56,7 +58,7 @@ import Testing
         #expect(reply.status == 200 && reply.seconds >= 1.5)
     }
 
-    @Test func aTLSHandshakeNeverStartedIsDroppedAfterTheTimeout() async throws {
+    @Test(.timedAlone) func aTLSHandshakeNeverStartedIsDroppedAfterTheTimeout() async throws {
         let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
         let held = try await ServeTLSTests.Served.serving(ServeTLSTests.conditions(http: .http2), log: log, clientTimeout: Self.timeout) { served in
             let start = ContinuousClock.now
@@ -68,7 +70,7 @@ import Testing
     }
 
     /// An HTTP/2 connection with no stream open is closed gracefully: a GOAWAY with NO_ERROR.
-    @Test func anHTTP2ConnectionWithNoStreamIsClosedAfterTheTimeout() async throws {
+    @Test(.timedAlone) func anHTTP2ConnectionWithNoStreamIsClosedAfterTheTimeout() async throws {
         let log = try ScratchFolder.make().appendingPathComponent("requests.csv").path
         let (held, received) = try await ServeTLSTests.Served.serving(ServeTLSTests.conditions(http: .http2), log: log,
                                                                      clientTimeout: Self.timeout) { served in
