@@ -30,7 +30,7 @@ struct AgreeCommand: ParsableCommand {
           sudo bench agree --emulated --network lte,3g --http 2
           bench agree --profile mid --network 3g --out agree.csv
 
-        Docs: docs/serve-and-live.md, "The simulation held to the live run: bench agree".
+        Docs: docs/live-runs.md, "The simulation held to the live run: bench agree".
         """
     )
 

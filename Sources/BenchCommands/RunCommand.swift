@@ -49,7 +49,7 @@ struct RunCommand: ParsableCommand {
           bench run --live http://127.0.0.1:8080 --profile low-end --network 3g --policy lru \
             --memory-limit 1x --window 20 --trace browser --seed 1 --duration 30s
 
-        Docs: docs/main-job.md, docs/model.md, docs/results.md; --library: docs/libraries.md; --live: docs/serve-and-live.md.
+        Docs: docs/main-job.md, docs/model.md, docs/results.md; --library: docs/libraries.md; --live: docs/live-runs.md.
         """
     )
 

@@ -157,11 +157,6 @@ uint64_t g_upPackets = 0;
 uint64_t g_queueDrops = 0;
 uint64_t g_lossDrops = 0;
 
-void
-Count(uint64_t* counter, Ptr<const Packet>)
-{
-    ++*counter;
-}
 
 // An FdNetDevice on `node` reading and writing the TAP `fd`, with MTU `mtu`.
 Ptr<FdNetDevice>
@@ -175,14 +170,6 @@ TapDevice(Ptr<Node> node, int fd, UintegerValue mtu)
     return device;
 }
 
-void
-Hook(Ptr<Object> object, const char* source, uint64_t* counter)
-{
-    if (!object->TraceConnectWithoutContext(source, MakeBoundCallback(&Count, counter)))
-    {
-        Fail(std::string("internal: no trace source ") + source);
-    }
-}
 
 } // namespace
 
@@ -287,14 +274,14 @@ main(int argc, char* argv[])
         }
     }
     AddLoss(net, bottleneck);
-    Hook(bottleneck.up, "MacRx", &g_downPackets);
-    Hook(bottleneck.down, "MacRx", &g_upPackets);
-    Hook(bottleneck.down->GetQueue(), "Drop", &g_queueDrops);
-    Hook(bottleneck.up->GetQueue(), "Drop", &g_queueDrops);
-    Hook(serverSide->GetObject<TrafficControlLayer>(), "TcDrop", &g_queueDrops);
-    Hook(clientSide->GetObject<TrafficControlLayer>(), "TcDrop", &g_queueDrops);
-    Hook(bottleneck.up, "PhyRxDrop", &g_lossDrops);
-    Hook(bottleneck.down, "PhyRxDrop", &g_lossDrops);
+    CountEach(bottleneck.up, "MacRx", &g_downPackets);
+    CountEach(bottleneck.down, "MacRx", &g_upPackets);
+    CountEach(bottleneck.down->GetQueue(), "Drop", &g_queueDrops);
+    CountEach(bottleneck.up->GetQueue(), "Drop", &g_queueDrops);
+    CountEach(serverSide->GetObject<TrafficControlLayer>(), "TcDrop", &g_queueDrops);
+    CountEach(clientSide->GetObject<TrafficControlLayer>(), "TcDrop", &g_queueDrops);
+    CountEach(bottleneck.up, "PhyRxDrop", &g_lossDrops);
+    CountEach(bottleneck.down, "PhyRxDrop", &g_lossDrops);
 
     g_wallStart = std::chrono::steady_clock::now();
     Simulator::Schedule(Seconds(0), &Tick);

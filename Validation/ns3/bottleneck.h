@@ -222,21 +222,34 @@ void
 AddLoss(const Network& net, const Bottleneck& bottleneck)
 {
     uint64_t streams = 0;
-    if (net.loss > 0)
-    {
+    auto lose = [&streams](double rate, Ptr<PointToPointNetDevice> receiver) {
+        if (rate <= 0)
+        {
+            return;
+        }
         auto em = CreateObject<RateErrorModel>();
         em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-        em->SetRate(net.loss);
+        em->SetRate(rate);
         em->AssignStreams(static_cast<int64_t>(streams++));
-        bottleneck.up->SetReceiveErrorModel(em);
-    }
-    if (net.upLoss > 0)
+        receiver->SetReceiveErrorModel(em);
+    };
+    lose(net.loss, bottleneck.up);
+    lose(net.upLoss, bottleneck.down);
+}
+
+void
+CountPacket(uint64_t* counter, Ptr<const Packet>)
+{
+    ++*counter;
+}
+
+// Counts in `counter` every packet `object`'s trace source `source` reports (a drop, a receipt).
+void
+CountEach(Ptr<Object> object, const char* source, uint64_t* counter)
+{
+    if (!object->TraceConnectWithoutContext(source, MakeBoundCallback(&CountPacket, counter)))
     {
-        auto em = CreateObject<RateErrorModel>();
-        em->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-        em->SetRate(net.upLoss);
-        em->AssignStreams(static_cast<int64_t>(streams++));
-        bottleneck.down->SetReceiveErrorModel(em);
+        Fail(std::string("internal: no trace source ") + source);
     }
 }
 

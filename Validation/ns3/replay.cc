@@ -1031,11 +1031,6 @@ uint64_t g_downLossDrops = 0;
 uint64_t g_upLossDrops = 0;
 uint64_t g_downPackets = 0;
 
-void
-CountDrop(uint64_t* counter, Ptr<const Packet>)
-{
-    ++*counter;
-}
 
 // --link-log: each direction's packets from when its queue takes them to their receipt.
 struct LinkLog
@@ -1397,28 +1392,20 @@ main(int argc, char* argv[])
     AddLoss(g_net, bottleneck);
 
     // Counters: every place a packet can be dropped.
-    auto hook = [](Ptr<Object> object, const char* source, uint64_t* counter) {
-        if (!object->TraceConnectWithoutContext(source, MakeBoundCallback(&CountDrop, counter)))
-        {
-            Fail(std::string("internal: no trace source ") + source);
-        }
-    };
-    hook(routerDown->GetQueue(), "Drop", &g_bottleneckDrops);
-    hook(clientUp->GetQueue(), "Drop", &g_uplinkQueueDrops);
+    CountEach(routerDown->GetQueue(), "Drop", &g_bottleneckDrops);
+    CountEach(clientUp->GetQueue(), "Drop", &g_uplinkQueueDrops);
     for (uint32_t d = 0; d < 2; ++d)
     {
-        hook(DynamicCast<PointToPointNetDevice>(fastDevices.Get(d))->GetQueue(),
-             "Drop",
-             &g_otherDrops);
+        CountEach(DynamicCast<PointToPointNetDevice>(fastDevices.Get(d))->GetQueue(), "Drop", &g_otherDrops);
     }
     // With no queue disc, the traffic-control layer drops a packet when the device's queue is
     // stopped (full) instead of handing it over ("TcDrop"): that is the same drop-tail buffer.
-    hook(router->GetObject<TrafficControlLayer>(), "TcDrop", &g_bottleneckDrops);
-    hook(g_clientNode->GetObject<TrafficControlLayer>(), "TcDrop", &g_uplinkQueueDrops);
-    hook(server->GetObject<TrafficControlLayer>(), "TcDrop", &g_otherDrops);
-    hook(clientUp, "PhyRxDrop", &g_downLossDrops);
-    hook(routerDown, "PhyRxDrop", &g_upLossDrops);
-    hook(clientUp, "MacRx", &g_downPackets);
+    CountEach(router->GetObject<TrafficControlLayer>(), "TcDrop", &g_bottleneckDrops);
+    CountEach(g_clientNode->GetObject<TrafficControlLayer>(), "TcDrop", &g_uplinkQueueDrops);
+    CountEach(server->GetObject<TrafficControlLayer>(), "TcDrop", &g_otherDrops);
+    CountEach(clientUp, "PhyRxDrop", &g_downLossDrops);
+    CountEach(routerDown, "PhyRxDrop", &g_upLossDrops);
+    CountEach(clientUp, "MacRx", &g_downPackets);
 
     // The server: both hosts on one node.
     for (uint16_t port : {kImagePort, kApiPort})

@@ -70,7 +70,7 @@ public struct Agreement: Sendable {
     }
 
     /// What to say under the table when the live run handled frames late (`WallClock.framesLate`):
-    /// the machine, not the network, then set part of its timing (docs/serve-and-live.md, "bench agree", has the
+    /// the machine, not the network, then set part of its timing (docs/live-runs.md, "bench agree", has the
     /// runs that showed it). `nil` with none.
     public static func busyMachineNote(framesLate: Int) -> String? {
         guard framesLate > 0 else { return nil }
