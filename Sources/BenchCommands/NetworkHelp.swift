@@ -8,6 +8,11 @@ extension ArgumentHelp {
         "A network preset (Network Link Conditioner's wifi, dsl, lte, 3g, edge, very-bad; recorded cellular links verizon-lte, tmobile-lte, att-lte-driving, tmobile-umts-driving) or a network JSON file (bench profiles --network NAME prints a preset as one to edit); default: the profile's.",
         valueName: "name|file")
 
+    /// `--image-width`'s help, the same for `bench run`, `sweep` and `tune`.
+    static let imageWidth = ArgumentHelp(
+        "Comma-separated widths to ask the image server for: full (the original), cell (the cell's pixels on the profile's screen, e.g. 750 on the low-end phone) or pixels (500); the server keeps the aspect ratio and never enlarges. A width below the cell's pixels is shown but never recommended (blurry). Default for bench run: cell,full (full for one run's --live, --requests or --displays, and with --workload); for sweep and tune: full.",
+        valueName: "list")
+
     static let networks = ArgumentHelp(
         "A population of networks to answer for: phones or tablets (Wi-Fi and the recorded cellular links, with measured shares), or a population JSON file ({\"name\": …, \"networks\": [{\"network\": NAME|FILE, \"weight\": W, \"path\": wifi|cellular|constrained}]}); default for a built-in profile: its own (bench profiles lists them), unless --network names one network.",
         valueName: "name|file")

@@ -10,7 +10,7 @@ struct RunCommand: ParsableCommand {
         With only --profile, runs that profile's standard matrix — policies lru, lfu, fifo and \
         ttl (5-minute lifetime) × memory caches 1/32, 1/16, ⅛, ¼, ½ and 1 × the profile's × prefetch windows \
         0, 5, 10, 20, 30, 50 × the browser and skimmer behaviours × seeds 1, 2, 3, on the \
-        profile's network — writes results/<profile>.csv and prints the configurations ranked by \
+        profile's network, each with images asked at the cell's width and at full size — writes results/<profile>.csv and prints the configurations ranked by \
         mean stalls among those that stay within the profile's memory limit on every seed; of \
         those within the seeds' noise of the fewest stalls, the smallest cache (then the fewest \
         bytes downloaded) is recommended. Every other option narrows or replaces one axis of \
@@ -96,8 +96,13 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let started = DispatchTime.now()
         let maxHitchRatio = try library.maxHitchRatio(hitches)
-        var grid = try matrix.grid(library: library, launches: session.launches ?? 1)
+        var grid = try matrix.grid(library: library, launches: session.launches ?? 1, widths: StandardMatrix.imageWidths)
         try session.apply(to: &grid.session)
+        // One run's diagnostics, and a captured workload (its sizes are what the app asked for),
+        // keep the original width unless --image-width says otherwise.
+        if matrix.imageWidth == nil && (live != nil || requests != nil || displays != nil || grid.session.workload != nil) {
+            grid.imageWidths = []
+        }
         let population = try self.population(workload: grid.session.workload != nil)
         if let population {
             grid.networks = population.members.map { SweepGrid.Value($0.reference, source: networks ?? "--networks") }
@@ -114,7 +119,7 @@ struct RunCommand: ParsableCommand {
         ].compactMap { $0 })
 
         for (path, option) in [(requests, "--requests"), (displays, "--displays")] where path != nil && plan.configurations.count != 1 {
-            throw InputError(source: option, "expected options that make one run (one policy or preset, memory limit, window, trace and seed), found \(plan.configurations.count) runs")
+            throw InputError(source: option, "expected options that make one run (one policy or preset, memory limit, window, image width, trace and seed), found \(plan.configurations.count) runs")
         }
         let prepare = { (run: RunConfiguration) -> RunConfiguration in
             var run = run
@@ -128,6 +133,9 @@ struct RunCommand: ParsableCommand {
             throw InputError(source: "--live-ca", "expected --live too: it names the live server's certificate")
         }
         if let live {
+            if plan.imageWidths != [.full] {
+                throw InputError(source: "--image-width", "expected full with --live: bench serve sends every image at its original width")
+            }
             results = [try Self.runLive(plan.configurations.map(prepare), server: live, store: store, certificate: liveCA, httpAsked: session.http != nil)]
         } else {
             if let store { try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true) }
@@ -205,7 +213,7 @@ struct RunCommand: ParsableCommand {
             }.joined(separator: ",")
         }
         let options: [(String, String?)] = [
-            ("--library", library.library), ("--policy", matrix.policy), ("--preset", matrix.preset), ("--window", matrix.window), ("--strategy", matrix.strategy == "cacheFirst" ? nil : matrix.strategy),
+            ("--library", library.library), ("--policy", matrix.policy), ("--preset", matrix.preset), ("--window", matrix.window), ("--image-width", matrix.imageWidth), ("--strategy", matrix.strategy == "cacheFirst" ? nil : matrix.strategy),
             ("--trace", traces), ("--network", matrix.network), ("--networks", networks.map { NetworkPopulation.builtInNames.contains($0) ? $0 : name($0) }), ("--memory-limit", matrix.memoryLimit), ("--seed", matrix.seed), ("--search", search?.rawValue),
         ] + session.changes.map { ($0.option, $0.value) } + [("--store", store.map(name)), ("--live", live.map { _ in "" }),
                                                              ("--live-ca", liveCA.map(name))]

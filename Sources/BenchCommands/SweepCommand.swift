@@ -5,17 +5,17 @@ import Foundation
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sweep",
-        abstract: "Run the cartesian product of profiles, networks, policies, limits, windows, workloads, strategies and seeds.",
+        abstract: "Run the cartesian product of profiles, networks, image widths, policies, limits, windows, workloads, strategies and seeds.",
         discussion: """
         The grid comes from a JSON or YAML config (--config), from the flags below (each \
         repeatable and comma-separated), or both — a flag replaces the config's list for its \
         axis. Config keys: \(SweepConfigFile.axisKeys.joined(separator: ", ")) (lists) and \
         \(SweepConfigFile.settingKeys.joined(separator: ", ")). An absent axis takes the default: \
         the four built-in profiles; each profile's network, memory- and disk-cache limits; \
-        policies lru, lfu, fifo, ttl:max-age=300; windows 0, 5, 10, 20, 30, 50; behaviours \
+        images at full size; policies lru, lfu, fifo, ttl:max-age=300; windows 0, 5, 10, 20, 30, 50; behaviours \
         browser and skimmer; strategy cacheFirst; seed 1.
 
-        Rows come out in grid order — profiles, networks, caches (policies, then presets), \
+        Rows come out in grid order — profiles, networks, image widths, caches (policies, then presets), \
         memory limits, disk limits, windows, workloads (behaviours, then traces), strategies, \
         seeds, the last varying fastest — and are the same bytes whatever --jobs is. Two columns \
         follow the results columns: sweep_run (the run's place, 17/1000) and sweep_grid (the \
@@ -67,6 +67,9 @@ struct SweepCommand: ParsableCommand {
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Disk-cache limits with a unit (e.g. 150MB).", valueName: "list"))
     var diskLimit: [String] = []
 
+    @Option(parsing: .unconditionalSingleValue, help: .imageWidth)
+    var imageWidth: [String] = []
+
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Prefetch windows (N, N+M, Xscreens, device, velocity, adaptive[:N]).", valueName: "list"))
     var window: [String] = []
 
@@ -117,6 +120,7 @@ struct SweepCommand: ParsableCommand {
         flags.memoryLimits = SweepGrid.values(memoryLimit, option: "--memory-limit")
         flags.diskLimits = SweepGrid.values(diskLimit, option: "--disk-limit")
         flags.windows = SweepGrid.values(window, option: "--window")
+        flags.imageWidths = SweepGrid.values(imageWidth, option: "--image-width")
         flags.behaviors = SweepGrid.values(behavior, option: "--behavior")
         try flags.addTraces(SweepGrid.values(trace, option: "--trace"))
         flags.strategies = SweepGrid.values(strategy, option: "--strategy")

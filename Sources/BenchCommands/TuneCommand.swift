@@ -7,11 +7,11 @@ struct TuneCommand: ParsableCommand {
         commandName: "tune",
         abstract: "Find the best policy, memory-cache limit and prefetch window for a profile, over several seeds.",
         discussion: """
-        Candidates are every policy (and preset) × memory-cache limit × window (× strategy) \
-        given, each scored on every workload (default: the browser and skimmer behaviours) and \
+        Candidates are every image width × policy (and preset) × memory-cache limit × window \
+        (× strategy) given, each scored on every workload (default: the browser and skimmer behaviours) and \
         every seed. A candidate is feasible when, on every seed, it meets each --constraint, \
-        stays within --memory-budget (default: the profile's memory-warning threshold) and is \
-        never killed. The recommendation is the feasible candidate with the best mean \
+        stays within --memory-budget (default: the profile's memory-warning threshold), is \
+        never killed and asks for images at least as wide as the cell's pixels. The recommendation is the feasible candidate with the best mean \
         objective (ties: lower mean p95 stall, then fewer bytes downloaded — bench run's rule — \
         then lower peak memory, then fewer requests).
 
@@ -68,6 +68,9 @@ struct TuneCommand: ParsableCommand {
 
     @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Comma-separated prefetch windows to consider.", valueName: "list"))
     var window: [String] = []
+
+    @Option(parsing: .unconditionalSingleValue, help: .imageWidth)
+    var imageWidth: [String] = []
 
     @Option(help: ArgumentHelp("Comma-separated launch strategies to consider.", valueName: "list"))
     var strategy: [String] = []
@@ -155,6 +158,7 @@ struct TuneCommand: ParsableCommand {
         grid.presets = SweepGrid.values(preset, option: "--preset")
         grid.memoryLimits = SweepGrid.values(memoryLimit, option: "--memory-limit")
         grid.windows = SweepGrid.values(window, option: "--window")
+        grid.imageWidths = SweepGrid.values(imageWidth, option: "--image-width")
         try library.apply(to: &grid, launches: session.launches ?? 1, given: [("--policy", !policy.isEmpty), ("--preset", !preset.isEmpty)])
         if grid.memoryLimits.isEmpty {
             grid.memoryLimits = [1, 2, 4, 6].map { quarters in
@@ -182,7 +186,7 @@ struct TuneCommand: ParsableCommand {
     /// Scores the configurations the `--results` files hold.
     func readResults(objective: TuneFigure) throws -> TuneReport {
         let shaping = [("--library", library.library != nil), ("--policy", !policy.isEmpty), ("--preset", !preset.isEmpty), ("--memory-limit", !memoryLimit.isEmpty),
-                       ("--window", !window.isEmpty), ("--strategy", !strategy.isEmpty), ("--behavior", !behavior.isEmpty),
+                       ("--window", !window.isEmpty), ("--image-width", !imageWidth.isEmpty), ("--strategy", !strategy.isEmpty), ("--behavior", !behavior.isEmpty),
                        ("--trace", !trace.isEmpty), ("--seeds", seeds != nil), ("--search", search != nil)]
             .filter(\.1).map(\.0) + session.given
         if let option = shaping.first {
@@ -230,6 +234,6 @@ struct TuneCommand: ParsableCommand {
         ]
         constraints += try constraint.map { try TuneConstraint.parse($0, source: "--constraint") }
         if let bound = try library.maxHitchRatio(hitches) ?? (ofLibrary ? ImageLibrary.maxHitchRatio : nil) { constraints.append(TuneConstraint(figure: .hitchRatio, atMost: bound)) }
-        return TuneCriteria(objective: objective, constraints: constraints)
+        return TuneCriteria(objective: objective, constraints: constraints, cellPixels: device.cellPixels)
     }
 }

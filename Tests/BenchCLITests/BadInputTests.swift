@@ -18,7 +18,7 @@ import Testing
         var testDescription: String { arguments.joined(separator: " ") }
     }
 
-    static let quickRun = ["run", "--profile", "low-end", "--policy", "lru", "--memory-limit", "1x", "--seed", "1", "--window", "0", "--trace", "browser", "--duration", "5s"]
+    static let quickRun = ["run", "--image-width", "full", "--profile", "low-end", "--policy", "lru", "--memory-limit", "1x", "--seed", "1", "--window", "0", "--trace", "browser", "--duration", "5s"]
     static let quickSweep = ["sweep", "--profile", "low-end", "--policy", "lru", "--window", "0", "--behavior", "browser", "--duration", "5s"]
     static let quickTune = ["tune", "--profile", "low-end", "--policy", "lru", "--window", "0,5", "--behavior", "browser", "--duration", "5s",
                             "--seeds", "2", "--memory-limit", "100MB,200MB"]

@@ -9,7 +9,7 @@ import Testing
     @Test func theCommittedLowEndResultsMatchTheModel() throws {
         let result = try BenchProcess.run(["check", "low-end", "--results", BenchProcess.results.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.hasPrefix("low-end: 2560 rows match \(BenchProcess.results.path)/low-end.csv exactly ("))
+        #expect(result.stdout.hasPrefix("low-end: 3420 rows match \(BenchProcess.results.path)/low-end.csv exactly ("))
         #expect(result.stdout.contains("\nchecked 1 profile in "))
     }
 
@@ -19,7 +19,7 @@ import Testing
         let folder = try BenchProcess.scratch()
         let text = try String(contentsOf: BenchProcess.results.appendingPathComponent("low-end.csv"), encoding: .utf8)
         var lines = text.split(separator: "\n").map(String.init)
-        // lru at 1/32 of the profile's cache, window 5, skimmer, seed 1, on Wi-Fi.
+        // lru at 1/32 of the profile's cache, window 5, skimmer, seed 1, on Wi-Fi, at the cell's width.
         let line = try #require(lines.firstIndex { $0.hasPrefix("low-end,wifi,2,lru,14745600,157286400,5,skimmer,1,") })
         var cells = lines[line].split(separator: ",").map(String.init)
         #expect(cells[2] == "2" && cells[3] == "lru" && cells[4] == "14745600" && cells[6] == "5" && cells[7] == "skimmer" && cells[8] == "1")
@@ -31,7 +31,7 @@ import Testing
         let result = try BenchProcess.run(["check", "low-end", "--results", folder.path])
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix("low-end: differs from \(folder.path)/low-end.csv\n"))
-        #expect(result.stdout.contains("\nchanged: network=wifi policy=lru memory_limit_bytes=14745600 prefetch_window=5 trace=skimmer seed=1\n  evictions  \(cells[evictions]) → \(Int(cells[evictions])! - 1)  -1  "), "\(result.stdout)")
+        #expect(result.stdout.contains("\nchanged: network=wifi policy=lru memory_limit_bytes=14745600 prefetch_window=5 trace=skimmer seed=1 scenario=cacheFirst;width=750\n  evictions  \(cells[evictions]) → \(Int(cells[evictions])! - 1)  -1  "), "\(result.stdout)")
         #expect(result.stdout.contains("\ndiffers: 1 row beyond tolerance, 0 rows on one side only\n"))
         #expect(result.stdout.contains("for p in low-end mid high-end tablet; do swift run -c release bench --profile $p; done"))
         // The fresh results are kept for a look.

@@ -12,7 +12,7 @@ import Testing
     func generate() throws -> (path: String, text: String, folder: URL) {
         let folder = try BenchProcess.scratch()
         let path = folder.appendingPathComponent("base.csv").path
-        let run = try BenchProcess.run(["run", "--profile", "low-end", "--network", "lte", "--memory-limit", "1x", "--seed", "1,2,3", "--window", "0,20", "--trace", "browser",
+        let run = try BenchProcess.run(["run", "--image-width", "full", "--profile", "low-end", "--network", "lte", "--memory-limit", "1x", "--seed", "1,2,3", "--window", "0,20", "--trace", "browser",
                                         "--policy", "lru,fifo", "--duration", "15s", "--search", "full", "--out", path])
         #expect(run.status == 0, "\(run.stderr)")
         return (path, try String(contentsOfFile: path, encoding: .utf8), folder)
@@ -228,13 +228,13 @@ import Testing
     /// The main job on lte (fifo and lru) over HTTP/1.1 against HTTP/2: the answer better (far
     /// fewer stalls, another configuration), yet 6 browsing configurations stall more on every
     /// seed (+6 to +14 stalls each), so the default gate fails naming them, `--gate-answer` passes, a
-    /// stalls tolerance wider than their largest change (+41.7 %) lets them through, and gating
+    /// stalls tolerance wider than their largest change (+55.6 %) lets them through, and gating
     /// on bytes downloaded, which rise, fails; its Markdown fits a pull-request comment and says
     /// what it left out.
     @Test func theMainJobOverHTTP11HasABetterAnswerAndSomeConfigurationsWorse() throws {
         let folder = try BenchProcess.scratch()
         // The main job's matrix on lte for fifo and lru, every seed, over HTTP/2 and HTTP/1.1.
-        let matrix = ["--profile", "low-end", "--network", "lte", "--policy", "fifo,lru", "--search", "full"]
+        let matrix = ["--profile", "low-end", "--network", "lte", "--policy", "fifo,lru", "--search", "full", "--image-width", "full"]
         let results = folder.appendingPathComponent("low-end-http2.csv").path
         let http11 = folder.appendingPathComponent("low-end-http11.csv").path
         for (out, http) in [(results, "2"), (http11, "1.1")] {
@@ -254,8 +254,8 @@ import Testing
         #expect(try BenchProcess.run(["compare", results, http11, "--gate", "display_latency_ms_p95,memory_limit"]).status == 0)
         #expect(try BenchProcess.run(["compare", results, http11, "--gate", "bytes_downloaded", "--gate-answer"]).status == 0)
         #expect(try BenchProcess.run(["compare", results, http11, "--gate", "display_latency_ms_p95,bytes_downloaded"]).status == 1)
-        #expect(try BenchProcess.run(["compare", results, http11, "--tolerance", "stalls=50%"]).status == 0)
-        #expect(try BenchProcess.run(["compare", results, http11, "--tolerance", "stalls=40%"]).status == 1)
+        #expect(try BenchProcess.run(["compare", results, http11, "--tolerance", "stalls=60%"]).status == 0)
+        #expect(try BenchProcess.run(["compare", results, http11, "--tolerance", "stalls=50%"]).status == 1)
         let markdown = try BenchProcess.run(["compare", results, http11, "--format", "markdown"])
         #expect(markdown.status == 1 && markdown.stdout.count <= 60_000, "\(markdown.stdout.count) characters")
         #expect(markdown.stdout.hasSuffix(" configurations left out to stay under 60000 characters: `bench compare \(results) \(http11) --format csv` lists every one._\n"))
@@ -266,7 +266,8 @@ import Testing
     @Test func aSweepsAggregateRowsAreLeftOutAndItsSeedsCompared() throws {
         let folder = try BenchProcess.scratch()
         let (swept, ran) = (folder.appendingPathComponent("sweep.csv").path, folder.appendingPathComponent("run.csv").path)
-        let grid = ["--profile", "low-end", "--network", "lte", "--policy", "lru,fifo", "--window", "0", "--duration", "5s", "--seed", "1,2", "--memory-limit", "1x"]
+        let grid = ["--profile", "low-end", "--network", "lte", "--policy", "lru,fifo", "--window", "0", "--duration", "5s", "--seed", "1,2", "--memory-limit", "1x",
+                    "--image-width", "full"]
         #expect(try BenchProcess.run(["sweep"] + grid + ["--behavior", "browser", "--out", swept]).status == 0)
         #expect(try BenchProcess.run(["run"] + grid + ["--trace", "browser", "--out", ran]).status == 0)
         #expect(try String(contentsOfFile: swept, encoding: .utf8).contains(",browser,mean,1,"))
@@ -281,7 +282,7 @@ import Testing
     @Test func filesWithNoIdentityInCommonAreRefused() throws {
         let (path, text, folder) = try generate()
         let mid = folder.appendingPathComponent("mid.csv").path
-        let run = try BenchProcess.run(["run", "--profile", "mid", "--network", "lte", "--memory-limit", "1x", "--seed", "1", "--window", "0", "--trace", "browser", "--policy", "lru", "--duration", "5s", "--out", mid])
+        let run = try BenchProcess.run(["run", "--image-width", "full", "--profile", "mid", "--network", "lte", "--memory-limit", "1x", "--seed", "1", "--window", "0", "--trace", "browser", "--policy", "lru", "--duration", "5s", "--out", mid])
         #expect(run.status == 0, "\(run.stderr)")
         expectRefusal(try BenchProcess.run(["compare", path, mid]),
                       startingWith: "\(path): expected configurations also in \(mid), found none in common (4 here, 1 there)\n")

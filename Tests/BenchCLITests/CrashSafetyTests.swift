@@ -77,7 +77,7 @@ import Glibc
         // one built file by file; the kills land at a quarter and at a half of one timed here, on
         // a store of its own, so that both come mid-run whatever the machine's speed.
         func run(_ store: String) -> [String] {
-            ["run", "--profile", "low-end", "--network", "lte", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "20", "--trace", "reader",
+            ["run", "--image-width", "full", "--profile", "low-end", "--network", "lte", "--memory-limit", "1x", "--seed", "1", "--policy", "lru", "--window", "20", "--trace", "reader",
              "--launches", "250", "--gap", "1h", "--duration", "20s", "--store", store, "--out", out, "--jobs", "1"]
         }
         let started = ContinuousClock.now
@@ -106,7 +106,7 @@ import Glibc
         let folder = try BenchProcess.scratch()
         func run(store: String?, out: String) throws -> String {
             let path = folder.appendingPathComponent(out).path
-            let result = try BenchProcess.run(["run", "--profile", "low-end", "--network", "lte", "--memory-limit", "1x", "--seed", "1", "--policy", "lru,fifo", "--window", "10",
+            let result = try BenchProcess.run(["run", "--image-width", "full", "--profile", "low-end", "--network", "lte", "--memory-limit", "1x", "--seed", "1", "--policy", "lru,fifo", "--window", "10",
                                                "--trace", "skimmer", "--launches", "2", "--duration", "10s", "--out", path]
                                               + (store.map { ["--store", folder.appendingPathComponent($0).path] } ?? []))
             #expect(result.status == 0, "\(result.stderr)")

@@ -8,7 +8,7 @@ import Testing
 /// renders at desktop and phone widths to screenshots that are not blank.
 @Suite(.scratchFolder) struct ReportCommandTests {
     static let lowEnd = BenchProcess.results.appendingPathComponent("low-end.csv").path
-    static let quick = ["--profile", "low-end", "--network", "lte", "--policy", "lru,fifo", "--memory-limit", "100MB", "--window", "0,20", "--trace", "browser",
+    static let quick = ["--image-width", "full", "--profile", "low-end", "--network", "lte", "--policy", "lru,fifo", "--memory-limit", "100MB", "--window", "0,20", "--trace", "browser",
                         "--seed", "1", "--duration", "12s"]
 
     /// A results file and its timeline, from a quick run in `folder`.
@@ -26,7 +26,7 @@ import Testing
             let result = try BenchProcess.run(["report", Self.lowEnd, "--out", page.path])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.isEmpty)
-            #expect(result.stderr == "wrote \(page.path): 2560 runs\n")
+            #expect(result.stderr == "wrote \(page.path): 3420 runs\n")
         }
         let html = try String(contentsOf: pages[0], encoding: .utf8)
         #expect(try Data(contentsOf: pages[0]) == Data(contentsOf: pages[1]))
@@ -36,8 +36,8 @@ import Testing
         #expect(!html.contains("<link") && !html.contains(" src="))
         // 4 stall heatmaps with their key (no hitches anywhere: one line, no maps), stalls and
         // peak memory by cache, the Pareto front, the stalls on each network, 3 per trace on
-        // each of the 5 networks.
-        #expect(html.components(separatedBy: "<svg class=\"chart").count - 1 == (4 + 1) + 2 + 1 + 1 + 3 * 2 * 5)
+        // each of the 5 networks at each of the 2 image widths.
+        #expect(html.components(separatedBy: "<svg class=\"chart").count - 1 == (4 + 1) + 2 + 1 + 1 + 3 * 2 * 5 * 2)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["a.html", "b.html"])
     }
 

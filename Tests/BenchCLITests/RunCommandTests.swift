@@ -13,14 +13,16 @@ import Testing
         let result = try BenchProcess.run(["--profile", "low-end", "--network", "lte", "--search", "full", "--out", out.path] + Self.quick)
         #expect(result.status == 0, "\(result.stderr)")
         let csv = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
-        // 4 policies × the ladder of 6 cache sizes × 2 windows × seeds 1, 2, 3.
-        #expect(csv.count == 1 + 4 * 6 * 2 * 3)
+        // Images at the cell's width and at full size × 4 policies × the ladder of 6 cache sizes
+        // × 2 windows × seeds 1, 2, 3.
+        #expect(csv.count == 1 + 2 * 4 * 6 * 2 * 3)
         #expect(csv[0].hasPrefix("profile,network,http,policy,memory_limit_bytes,disk_limit_bytes,prefetch_window,trace,seed,launches,scenario,displays,"))
-        #expect(csv[1].hasPrefix("low-end,lte,2,lru,14745600,157286400,0,browser,1,1,cacheFirst,"))
+        #expect(csv[1].hasPrefix("low-end,lte,2,lru,14745600,157286400,0,browser,1,1,cacheFirst;width=750,"))
+        #expect(csv[1 + 4 * 6 * 2 * 3].hasPrefix("low-end,lte,2,lru,14745600,157286400,0,browser,1,1,cacheFirst,"))
         let sizes = Set(csv.dropFirst().map { $0.split(separator: ",")[4] })
         #expect(sizes == ["14745600", "29491200", "58982400", "117964800", "235929600", "471859200"])
         #expect(Set(csv.dropFirst().map { $0.split(separator: ",")[8] }) == ["1", "2", "3"])
-        #expect(result.stdout.hasPrefix("low-end (iPhone SE (2nd gen)): fewest mean stalls, peak ≤ 1000.0 MiB; 48 configurations, 3 seeds\n"))
+        #expect(result.stdout.hasPrefix("low-end (iPhone SE (2nd gen)): fewest mean stalls, peak ≤ 1000.0 MiB; 96 configurations, 3 seeds\n"))
         #expect(result.stdout.contains("Recommended: "))
         // How far ns-3 holds the answer's network, after the recommendation.
         #expect(result.stdout.contains("\n  network lte (HTTP/2): ns-3 holds reader downloads, not browser sessions"))
@@ -81,7 +83,7 @@ import Testing
 
         let several = folder.appendingPathComponent("several.csv").path
         let refused = try BenchProcess.run(one.map { $0 == "5" ? "5,10" : $0 } + ["--out", several, "--requests", requests + ".2"])
-        #expect(refused.status == 2 && refused.stderr == "bench: --requests: expected options that make one run (one policy or preset, memory limit, window, trace and seed), found 2 runs\n")
+        #expect(refused.status == 2 && refused.stderr == "bench: --requests: expected options that make one run (one policy or preset, memory limit, window, image width, trace and seed), found 2 runs\n")
         #expect(!FileManager.default.fileExists(atPath: several) && !FileManager.default.fileExists(atPath: requests + ".2"))
     }
 
@@ -147,6 +149,11 @@ import Testing
         (["--profile", "/nonexistent/phone.json"], "/nonexistent/phone.json: cannot open: No such file or directory"),
         (["--profile", "low-end", "--http", "3"], "--http: expected 1.1 or 2, found \"3\" (HTTP/3 is not modelled)"),
         (["--profile", "low-end", "--http", "h2"], "--http: expected 1.1 or 2, found \"h2\""),
+        (["--profile", "low-end", "--image-width", "0"], "--image-width: expected full, cell or a width in pixels from 1 to 20000, found \"0\""),
+        (["--profile", "low-end", "--image-width=-750"], "--image-width: expected full, cell or a width in pixels from 1 to 20000, found \"-750\""),
+        (["--profile", "low-end", "--image-width", "wide"], "--image-width: expected full, cell or a width in pixels from 1 to 20000, found \"wide\""),
+        (["--profile", "low-end", "--image-width", "20001"], "--image-width: expected full, cell or a width in pixels from 1 to 20000, found \"20001\""),
+        (["--profile", "low-end", "--image-width", "cell,750"], "--image-width: expected each width once, found \"750\", which asks for the same 750 px on low-end as \"cell\""),
     ])
     func refusesBadInputInOneLineAndWritesNothing(arguments: [String], message: String) throws {
         let folder = try BenchProcess.scratch()
@@ -200,11 +207,11 @@ import Testing
         let folder = try BenchProcess.scratch()
         let shared = try BenchProcess.run(["--profile", "low-end", "--network", "wifi", "--out", "a.csv"] + Self.quick, in: folder)
         #expect(shared.status == 0, "\(shared.stderr)")
-        let count = shared.stderr.firstMatch(of: #/wrote a.csv: 144 runs \((\d+) shared with an identical run\), /#).flatMap { Int($0.1) }
+        let count = shared.stderr.firstMatch(of: #/wrote a.csv: 288 runs \((\d+) shared with an identical run\), /#).flatMap { Int($0.1) }
         #expect((count ?? 0) > 0, "\(shared.stderr)")
         let alone = try BenchProcess.run(["--profile", "low-end", "--network", "wifi", "--policy", "s3fifo", "--memory-limit", "1x",
                                           "--out", "b.csv"] + Self.quick, in: folder)
-        #expect(alone.stderr.hasPrefix("wrote b.csv: 6 runs, "), "\(alone.stderr)")
+        #expect(alone.stderr.hasPrefix("wrote b.csv: 12 runs, "), "\(alone.stderr)")
     }
 
     /// Only the standard matrix as it stands writes the committed baseline, results/<profile>.csv;
@@ -216,12 +223,12 @@ import Testing
         let changed = try BenchProcess.run(["--profile", "low-end", "--network", "3g"] + Self.quick, in: folder)
         #expect(changed.status == 0, "\(changed.stderr)")
         let name = "low-end+window-0,20+trace-browser+network-3g+duration-15s.csv"
-        #expect(changed.stderr.hasPrefix("wrote results/\(name): 144 runs"), "\(changed.stderr)")
+        #expect(changed.stderr.hasPrefix("wrote results/\(name): 288 runs"), "\(changed.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: results) == [name])
         let seeded = try BenchProcess.run(["--profile", "low-end", "--seed", "2"] + Self.quick, in: folder)
         #expect(seeded.stderr.hasPrefix("wrote results/low-end+window-0,20+trace-browser+seed-2+duration-15s.csv: "), "\(seeded.stderr)")
         // (That the standard matrix as it stands still writes results/low-end.csv is
-        // ResultsFileNameTests' and the CI job's: it is 864 runs.)
+        // ResultsFileNameTests' and the CI job's.)
         #expect(try FileManager.default.contentsOfDirectory(atPath: results).count == 2)
     }
 }

@@ -16,14 +16,16 @@ public struct LibrarySettings: Sendable, Equatable {
     public let prefetchWindow: Int
     /// The disk cache's size limit in bytes; `nil`: the library's own.
     public let diskLimit: Int64?
+    /// The width in pixels the feed asks the image server for; `nil`: the image as stored.
+    public let imageWidth: Int?
 
     /// The settings of a configuration of `library` on `profile`: `policy`, `memoryLimitBytes`
     /// and `window` as a summary or results file holds them (0 bytes: no cost limit). Throws an
     /// `InputError` from `source` when the policy is not one of the library's variants or the
     /// window is not a number of items (FeedBench's own prefetch drivers are no setting of the
     /// library's).
-    public init(library: ImageLibrary, policy: String, memoryLimitBytes: Int64, window: String, profile: DeviceProfile,
-                source: String) throws {
+    public init(library: ImageLibrary, policy: String, memoryLimitBytes: Int64, window: String, imageWidth: Int? = nil,
+                profile: DeviceProfile, source: String) throws {
         guard let found = ImageLibrary.of(policy: policy), found.library == library else {
             throw InputError(source: source, field: "policy", "expected a configuration of --library \(library.rawValue) (\(library.variants.joined(separator: ", "))), found \(InputError.quote(policy))")
         }
@@ -36,6 +38,7 @@ public struct LibrarySettings: Sendable, Equatable {
         memoryCostLimit = memoryLimitBytes == 0 ? nil : memoryLimitBytes
         prefetchWindow = window
         diskLimit = found.preset.diskBytes == library.preset.diskBytes ? nil : found.preset.diskBytes
+        self.imageWidth = imageWidth
     }
 
     /// The settings block a summary ends with when `candidate`, recommended on `profile`, is
@@ -45,7 +48,7 @@ public struct LibrarySettings: Sendable, Equatable {
         guard let candidate, let found = ImageLibrary.of(policy: candidate.policy) else { return "" }
         do {
             return try LibrarySettings(library: found.library, policy: candidate.policy, memoryLimitBytes: candidate.memoryLimitBytes,
-                                       window: candidate.window, profile: profile, source: "summary").text
+                                       window: candidate.window, imageWidth: candidate.imageWidth, profile: profile, source: "summary").text
         } catch let refusal as InputError {
             return "Settings to apply — \(found.preset.source): none printed; \(refusal.message)\n"
         } catch {
@@ -81,6 +84,11 @@ public struct LibrarySettings: Sendable, Equatable {
         let decoding = library.decodingValue(downsamples: .init(downsamples), decodesInBackground: .init(decodesInBackground))
         lines.append("let decoding: \(library.decodingType) = \(decoding)")
         lines.append(library.decodingUse)
+        if let imageWidth {
+            lines.append("// ask the server for images \(imageWidth) px wide (\(imageWidth == profile.cellPixels ? "the cell: " : "")cellSize.width × screenScale), e.g. a resizing CDN's")
+            lines.append("// ?w=\(imageWidth) (the Cat API's size= offers small 250 px, med 500 px and full: the smallest at least \(imageWidth) px);")
+            lines.append("// a server that cannot resize sends the original: decode it to the cell then (\(library.rawValue):downsample)")
+        }
         if prefetchWindow > 0 {
             switch library.prefetcherSetUp(concurrency: String(prefetchConcurrency)) {
             case let .atLaunch(statement): lines.append(statement)

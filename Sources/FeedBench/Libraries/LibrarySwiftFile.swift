@@ -66,7 +66,7 @@ public struct LibrarySwiftFile: Sendable {
                     for setting in answer.paths {
                         let chosen = setting.summary.recommended!
                         byPath[setting.path] = try LibrarySettings(library: library, policy: chosen.policy, memoryLimitBytes: chosen.memoryLimitBytes,
-                                                                   window: chosen.window, profile: device, source: source)
+                                                                   window: chosen.window, imageWidth: chosen.imageWidth, profile: device, source: source)
                     }
                 }
             } else {
@@ -76,7 +76,7 @@ public struct LibrarySwiftFile: Sendable {
                 throw InputError(source: source, "expected a recommendation for \(name), found every configuration over its memory limit or the hitch ratio allowed: nothing to apply")
             }
             settings.append(try LibrarySettings(library: library, policy: best.policy, memoryLimitBytes: best.memoryLimitBytes,
-                                                window: best.window, profile: device, source: source))
+                                                window: best.window, imageWidth: best.imageWidth, profile: device, source: source))
             pathSettings.append(byPath)
             sources.append(source)
         }
@@ -170,6 +170,8 @@ public struct LibrarySwiftFile: Sendable {
             lines += ["    /// Whether images are decoded off the main thread (`.backgroundDecode`), not at their first draw.",
                       "    var decodesInBackground: Bool"]
         }
+        lines += ["    /// The width in pixels to ask the image server for (`imageURL(_:)`); `nil`: the image as stored.",
+                  "    var imageWidth: Int? = nil"]
         for (item, byPath) in zip(settings, pathSettings) {
             let figures = "\(item.profile.model), \(Self.gibibytes(item.profile.ramBytes)) of RAM"
             for (path, setting) in [(PathClass?.none, item)] + PathClass.allCases.compactMap({ path in byPath[path].map { (Optional(path), $0) } }) {
@@ -180,7 +182,7 @@ public struct LibrarySwiftFile: Sendable {
                     "    /// \(item.profile.name) (\(figures))\(path.map { " on \($0.rawValue)" } ?? ""): \(setting.preset.label).",
                     "    static let \(Self.identifier(item.profile.name, path: path)) = FeedBenchImageSettings(",
                     "        profile: \"\(item.profile.name)\",\(path.map { " path: \"\($0.rawValue)\"," } ?? "") memoryCostLimit: \(cost), prefetchWindow: \(setting.prefetchWindow), prefetchConcurrency: \(setting.prefetchConcurrency),",
-                    "        diskLimit: \(disk), downsamples: \(setting.downsamples)\(kingfisher ? ", decodesInBackground: \(setting.decodesInBackground)" : ""))",
+                    "        diskLimit: \(disk), downsamples: \(setting.downsamples)\(kingfisher ? ", decodesInBackground: \(setting.decodesInBackground)" : "")\(setting.imageWidth.map { ", imageWidth: \($0)" } ?? ""))",
                 ]
             }
         }
@@ -220,6 +222,16 @@ public struct LibrarySwiftFile: Sendable {
             "    /// every request of the cell's image, and to the prefetcher, so the prefetched image is the one shown.",
             "    func decoding(cellSize: CGSize, screenScale: CGFloat) -> \(library.decodingType) {",
             "        \(decoding)",
+            "    }",
+            "",
+            "    /// `url` asking the image server for `imageWidth` pixels (the cell's points × the screen's scale), as a",
+            "    /// resizing CDN takes it (`w=`; name the parameter as your server does: the Cat API's `size=` offers",
+            "    /// small (250 px), med (500 px) and full, so ask the smallest at least `imageWidth` wide); `url` itself",
+            "    /// when `imageWidth` is nil. A server that cannot resize sends the original: keep `downsamples` on then.",
+            "    func imageURL(_ url: URL) -> URL {",
+            "        guard let imageWidth, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }",
+            "        parts.queryItems = (parts.queryItems ?? []) + [URLQueryItem(name: \"w\", value: String(imageWidth))]",
+            "        return parts.url ?? url",
             "    }",
             "}",
         ]

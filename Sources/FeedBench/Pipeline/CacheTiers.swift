@@ -34,10 +34,13 @@ struct CacheTiers {
     /// O(followers).
     mutating func drawn(_ url: UInt64) -> Bool { memory.drawn(url) }
 
-    /// The bitmap bytes an image costs once decoded (docs/model.md#the-image-pipeline). O(1).
+    /// The bitmap bytes an image costs once decoded (docs/model.md#the-image-pipeline): its
+    /// own pixels × 4, or the cell's when it is downsampled to a larger cell — a downsampler
+    /// does not enlarge (ImageIO's thumbnail, Nuke's `Resize(upscale: false)`). O(1).
     func decodedBytes(_ image: ImageDescriptor) -> Int64 {
-        if let downsampledBytes { return downsampledBytes }
-        return Int64(image.pixelWidth) * Int64(image.pixelHeight) * 4
+        let own = Int64(image.pixelWidth) * Int64(image.pixelHeight) * 4
+        guard let downsampledBytes else { return own }
+        return min(downsampledBytes, own)
     }
 
     /// How long reading `image`'s data from disk takes, in nanoseconds.

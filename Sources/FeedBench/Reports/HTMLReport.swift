@@ -159,7 +159,7 @@ public enum HTMLReport {
                 + (decision.library == nil ? "." : " or the hitch bound.")
         }
         let ties = decision.equivalentCount - 1
-        return "Recommended: \(best.policy), memory cache \(FixedPoint.mebibytes(best.memoryLimitBytes)), prefetch window \(best.window) — "
+        return "Recommended: \(best.setting(cellPixels: decision.summary?.widthsCell)) — "
             + "\(decision.stalls(best)), \(decision.latencyAndPeak(best)); \(decision.waits(best)). "
             + (ties == 0 ? "No other configuration is within the seeds' noise of its stalls."
                 : "\(ties) other configuration\(ties == 1 ? " ties" : "s tie") with it within the seeds' noise (dashed in the maps); "

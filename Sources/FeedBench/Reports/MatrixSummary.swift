@@ -22,9 +22,11 @@ public struct MatrixSummary: Sendable {
         public var network: String
         /// The `trace` cell (the session: `browser`, `skimmer`, a recording's name).
         public var trace: String
+        /// The width its images were asked at (the `scenario` cell's `;width=N`); `nil`: the original.
+        public var imageWidth: Int?
 
         public init(policy: String, memoryLimitBytes: Int64, window: String, seed: String, values: [Int64],
-                    network: String = "", trace: String = "") {
+                    network: String = "", trace: String = "", imageWidth: Int? = nil) {
             self.policy = policy
             self.memoryLimitBytes = memoryLimitBytes
             self.window = window
@@ -32,16 +34,19 @@ public struct MatrixSummary: Sendable {
             self.values = values
             self.network = network
             self.trace = trace
+            self.imageWidth = imageWidth
         }
 
         public init(_ row: RunResult) {
             self.init(policy: row.policy, memoryLimitBytes: row.memoryLimitBytes, window: row.prefetchWindow,
-                      seed: String(row.seed), values: row.metricValues, network: row.network, trace: row.trace)
+                      seed: String(row.seed), values: row.metricValues, network: row.network, trace: row.trace,
+                      imageWidth: ImageWidth.pixels(inScenario: row.scenario))
         }
 
         /// Whether it is a run of `candidate`'s configuration.
         func belongs(to candidate: TuneCandidate) -> Bool {
             policy == candidate.policy && memoryLimitBytes == candidate.memoryLimitBytes && window == candidate.window
+                && imageWidth == candidate.imageWidth
         }
     }
 
@@ -91,10 +96,11 @@ public struct MatrixSummary: Sendable {
     public static func criteria(for profile: DeviceProfile, maxHitchRatio: Int64? = nil, weighted: Bool = false) -> TuneCriteria {
         TuneCriteria(objective: weighted ? .weightedStalls : .stalls, constraints: [TuneConstraint(figure: .peakMemory, atMost: profile.memoryWarningBytes),
                                                        TuneConstraint(figure: .kills, atMost: 0)]
-                                                       + (maxHitchRatio.map { [TuneConstraint(figure: .hitchRatio, atMost: $0)] } ?? []))
+                                                       + (maxHitchRatio.map { [TuneConstraint(figure: .hitchRatio, atMost: $0)] } ?? []),
+                     cellPixels: profile.cellPixels)
     }
 
-    /// The runs grouped by configuration (policy, memory limit, window) in the order each first
+    /// The runs grouped by configuration (image width, policy, memory limit, window) in the order each first
     /// appears, each with one sample per seed (seeds in the order they first appear) summing
     /// that seed's runs, each weighted by its network's entry in `weights` where given (a network
     /// it lacks weighs 0). O(runs).
@@ -103,17 +109,19 @@ public struct MatrixSummary: Sendable {
             var policy: String
             var memoryLimitBytes: Int64
             var window: String
+            var imageWidth: Int?
         }
         var numbers: [Key: Int] = [:]
         var candidates: [TuneCandidate] = []
         var seedOrder: [String: Int] = [:]
         var samples: [[Int: TuneSample]] = []
         for run in runs {
-            let key = Key(policy: run.policy, memoryLimitBytes: run.memoryLimitBytes, window: run.window)
+            let key = Key(policy: run.policy, memoryLimitBytes: run.memoryLimitBytes, window: run.window, imageWidth: run.imageWidth)
             let number = numbers[key] ?? {
                 numbers[key] = candidates.count
                 candidates.append(TuneCandidate(number: candidates.count, policy: run.policy,
-                                                memoryLimitBytes: run.memoryLimitBytes, window: run.window, strategy: ""))
+                                                memoryLimitBytes: run.memoryLimitBytes, window: run.window, strategy: "",
+                                                imageWidth: run.imageWidth))
                 samples.append([:])
                 return candidates.count - 1
             }()
@@ -135,9 +143,10 @@ public struct MatrixSummary: Sendable {
         weights.map { $0[run.network] ?? 0 } ?? NetworkPopulation.wholeWeight
     }
 
-    /// The candidate of `other`'s configuration (policy, memory limit, window) in `ranking`, if it ran.
+    /// The candidate of `other`'s configuration (image width, policy, memory limit, window) in `ranking`, if it ran.
     func candidate(like other: TuneCandidate) -> TuneCandidate? {
-        ranking.first { $0.policy == other.policy && $0.memoryLimitBytes == other.memoryLimitBytes && $0.window == other.window }
+        ranking.first { $0.policy == other.policy && $0.memoryLimitBytes == other.memoryLimitBytes && $0.window == other.window
+            && $0.imageWidth == other.imageWidth }
     }
 
     /// The best configuration within the memory limit, if any.
@@ -159,26 +168,30 @@ public struct MatrixSummary: Sendable {
         } else {
             lines.append("\(profile.name) (\(profile.model)): fewest mean stalls, \(peak); \(ranking.count) configurations, \(seedText)")
         }
-        let header = ["policy", "cache", "window", "stalls", "waited", "wait p95", "peak mem", "download", ""]
+        let widths = showsWidths
+        // A width column takes the place of the share that waited (the recommendation's lines give
+        // it), and the window's title is cut to keep lines within 100 columns.
+        let header = (widths ? ["width"] : []) + ["policy", "cache", widths ? "win" : "window", "stalls"] + (widths ? [] : ["waited"])
+            + ["wait p95", "peak mem", "download", ""]
         var rows: [[String]] = []
         for (rank, candidate) in ranking.prefix(limit).enumerated() {
             let stalls = spread(candidate, whole: true)
-            let mark = rank >= ranking.count - screenedOut ? "screened out" : !criteria.feasible(candidate) ? "over limit"
-                : rank == 0 ? "← best" : rank < equivalentCount ? "≈ best" : ""
-            rows.append([
+            let mark = rank >= ranking.count - screenedOut ? "screened out" : criteria.blurry(candidate) ? "below cell"
+                : !criteria.feasible(candidate) ? "over limit" : rank == 0 ? "← best" : rank < equivalentCount ? "≈ best" : ""
+            rows.append((widths ? [widthLabel(candidate.imageWidth)] : []) + [
                 candidate.policy, FixedPoint.cacheLimit(candidate.memoryLimitBytes), candidate.window,
-                "\(stalls.mean) (\(stalls.range))", Self.percent(stallRate(candidate.samples)),
+                "\(stalls.mean) (\(stalls.range))"] + (widths ? [] : [Self.percent(stallRate(candidate.samples))]) + [
                 FixedPoint.decimal(candidate.spread(.displayP95).mean / 1_000, decimals: 0) + " ms",
                 FixedPoint.mebibytes(Int64(candidate.spread(.peakMemory).mean.rounded())),
                 FixedPoint.mebibytes(Int64(candidate.spread(population == nil ? .bytes : .weightedBytes).mean.rounded())), mark,
             ])
         }
         let table = [header] + rows
-        for (index, (line, row)) in zip(TextTable.render(table, leftAligned: [0, 8]), table).enumerated() {
+        for (index, (line, row)) in zip(TextTable.render(table, leftAligned: widths ? [0, 1, 8] : [0, 8]), table).enumerated() {
             switch (index, row.last) {
             case (0, _): lines.append(style.paint(line, .bold))
             case (_, "← best"): lines.append(style.paint(line, .green))
-            case (_, "over limit"): lines.append(style.paint(line, .red))
+            case (_, "over limit"), (_, "below cell"): lines.append(style.paint(line, .red))
             default: lines.append(line)
             }
         }
@@ -191,16 +204,51 @@ public struct MatrixSummary: Sendable {
             lines.append(style.paint("Recommended: none — every configuration went over the profile's \(limits)", .red))
             return lines.joined(separator: "\n") + "\n"
         }
-        lines.append(style.paint("Recommended: \(best.policy), memory cache \(FixedPoint.cacheLimit(best.memoryLimitBytes)), prefetch window \(best.window)", .bold))
+        lines.append(style.paint("Recommended: " + best.setting(cellPixels: widthsCell), .bold))
         let stalls = spread(best)
-        lines.append("  stalls \(stalls.mean) a seed (\(stalls.range) over \(seedText)), display wait p95 \(milliseconds(best.spread(.displayP95).mean)), peak memory \(FixedPoint.mebibytes(Int64(best.spread(.peakMemory).mean.rounded())))")
+        let figures = "  stalls \(stalls.mean) a seed (\(stalls.range) over \(seedText)), display wait p95 \(milliseconds(best.spread(.displayP95).mean))"
+        let peakMemory = "peak memory \(FixedPoint.mebibytes(Int64(best.spread(.peakMemory).mean.rounded())))"
+        lines += widths ? [figures, "  \(peakMemory), \(downloadLine(best))"] : [figures + ", " + peakMemory]
         lines += sessionLines(best).map { "  " + $0 }
         lines.append("  " + hitchLine(best))
         if equivalentCount > 1 {
             lines.append("  \(equivalentCount - 1) more tie within the seeds' noise (≈ best); of those, the smallest cache, then fewest bytes")
         }
         lines += edgeNotes(best)
+        lines += blurryNotes(best)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Whether the configurations ask for their images at more than the original width.
+    var showsWidths: Bool { ranking.contains { $0.imageWidth != nil } }
+
+    /// The cell's pixels where the widths were searched, for `TuneCandidate.setting`; else `nil`.
+    var widthsCell: Int? { showsWidths ? profile.cellPixels : nil }
+
+    /// What `best` downloads a seed, and the same configuration asking for images at full
+    /// size where it ran: `download 55.9 MiB a seed (at full size: 83.4 MiB)`. O(ranking).
+    func downloadLine(_ best: TuneCandidate) -> String {
+        let figure: TuneFigure = population == nil ? .bytes : .weightedBytes
+        func bytes(_ candidate: TuneCandidate) -> String { FixedPoint.mebibytes(Int64(candidate.spread(figure).mean.rounded())) }
+        let atFull = best.imageWidth == nil ? nil : ranking.first {
+            $0.imageWidth == nil && $0.policy == best.policy && $0.memoryLimitBytes == best.memoryLimitBytes && $0.window == best.window
+        }
+        return "download \(bytes(best)) a seed" + (atFull.map { " (at full size: \(bytes($0)))" } ?? "")
+    }
+
+    /// A width for the table: `full`, `cell` (the profile's cell's pixels) or `500`.
+    func widthLabel(_ width: Int?) -> String {
+        guard let width else { return "full" }
+        return width == profile.cellPixels ? "cell" : String(width)
+    }
+
+    /// A note when a width below the cell's pixels would have stalled less than `best`: it is
+    /// shown but not recommended, since its images are blurry. O(ranking).
+    func blurryNotes(_ best: TuneCandidate) -> [String] {
+        let bestScore = criteria.score(best)
+        let blurry = ranking.filter { criteria.blurry($0) && criteria.score($0) < bestScore }
+        guard let width = blurry.compactMap(\.imageWidth).max() else { return [] }
+        return ["  note: images \(width) px wide stall less, but they are below the cell's \(profile.cellPixels) px (blurry), so no such width is recommended"]
     }
 
     /// `candidate`'s stalls a seed, the objective's mean and its seeds' range: `366`,

@@ -109,7 +109,7 @@ public struct PopulationSummary: Sendable {
         return networks.map { line in
             let here = line.recommendationHere.map { stalls.number($0.spread(.stalls).mean) } ?? "–"
             let own = line.summary.recommended
-            let ownText = own.map { "\($0.policy) \(FixedPoint.cacheLimit($0.memoryLimitBytes)) w\($0.window)" } ?? "none within the limit"
+            let ownText = own.map { $0.shortSetting(cellPixels: overall.widthsCell) } ?? "none within the limit"
             let ownStalls = own.map { stalls.number($0.spread(.stalls).mean) } ?? ""
             var givesUp = ""
             if let there = line.recommendationHere, let own {
@@ -127,7 +127,7 @@ public struct PopulationSummary: Sendable {
         let settings = paths.map { setting in
             let best = setting.summary.recommended
             return "  on \(setting.path.rawValue) (\(MatrixSummary.percent(Double(setting.weight) / Double(NetworkPopulation.wholeWeight)))): "
-                + (best.map { "\($0.policy), memory cache \(FixedPoint.cacheLimit($0.memoryLimitBytes)), prefetch window \($0.window)" } ?? "none within the limit")
+                + (best.map { $0.setting(cellPixels: overall.widthsCell, short: true) } ?? "none within the limit")
         }
         guard let split else { return ["By path (NWPathMonitor), each path's own best:"] + settings }
         let figure = TuneFigure.weightedStalls

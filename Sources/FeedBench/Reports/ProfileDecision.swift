@@ -68,6 +68,10 @@ struct ProfileDecision {
     /// Where the cache-size and window charts look (see the type's description).
     var focus: TuneCandidate? { recommended ?? ranking.first }
 
+    /// The configurations the maps and the cache-size chart draw: those asking for the
+    /// focus's image width, so each cell of a map is one configuration. O(configurations).
+    var drawn: [TuneCandidate] { ranking.filter { $0.imageWidth == focus?.imageWidth } }
+
     /// Why the focus's `what` (`window`, `size`) is the one drawn, for subtitles: `the
     /// recommended window`, or what it is instead.
     func focusReason(_ what: String) -> String {

@@ -25,8 +25,9 @@ extension ReportCharts {
     /// stars the recommendation, the memory chart draws the profile's limits. None when the
     /// profile's runs try a single memory-cache limit.
     mutating func cacheSizeCharts(_ decision: ProfileDecision) -> [Chart] {
-        guard let focus = decision.focus, Set(decision.ranking.map(\.memoryLimitBytes)).count > 1 else { return [] }
-        let candidates = decision.ranking.filter { $0.window == focus.window }.sorted { $0.number < $1.number }
+        let drawn = decision.drawn
+        guard let focus = decision.focus, Set(drawn.map(\.memoryLimitBytes)).count > 1 else { return [] }
+        let candidates = drawn.filter { $0.window == focus.window }.sorted { $0.number < $1.number }
         let policies = ReportRows.distinct(candidates.map(\.policy))
         var charts: [Chart] = []
         let stallsByCache = Self.stallsByCache(decision)

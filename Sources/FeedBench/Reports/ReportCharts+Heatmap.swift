@@ -16,7 +16,7 @@ extension ReportCharts {
     /// (the main job's policies decode off the main thread: 0 everywhere): no map is drawn
     /// then, only this line.
     static func uniformHitches(_ decision: ProfileDecision) -> String? {
-        let values = Set(decision.ranking.flatMap { candidate in candidate.samples.map(TuneFigure.hitchRatio.value) })
+        let values = Set(decision.drawn.flatMap { candidate in candidate.samples.map(TuneFigure.hitchRatio.value) })
         guard values.count == 1, let value = values.first else { return nil }
         let shown = Double(value)
         return "Every configuration, on every seed: \(TuneFigure.hitchRatio.format(shown)) of hitches a second of scrolling "
@@ -34,7 +34,7 @@ extension ReportCharts {
     /// One heatmap per policy of `figure`'s mean, each cell's hover note from `describe`.
     static func heatmaps(_ decision: ProfileDecision, figure: TuneFigure, kind: String, keyTitle: String,
                          describe: (TuneCandidate) -> String) -> (panels: [Heatmap], key: HeatmapKey) {
-        let candidates = decision.ranking.sorted { $0.number < $1.number }
+        let candidates = decision.drawn.sorted { $0.number < $1.number }
         let windows = windowOrder(ReportRows.distinct(candidates.map(\.window)))
         let limits = Set(candidates.map(\.memoryLimitBytes)).sorted()
         let marks = candidates.map(decision.mark)

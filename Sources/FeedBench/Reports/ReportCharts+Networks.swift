@@ -9,7 +9,9 @@ extension ReportCharts {
     mutating func networkWindowChart(_ decision: ProfileDecision) -> Chart? {
         guard let networks = decision.networks, let focus = decision.focus else { return nil }
         let lines = networks.networks.map { line in
-            (line, line.summary.ranking.filter { $0.policy == focus.policy && $0.memoryLimitBytes == focus.memoryLimitBytes })
+            (line, line.summary.ranking.filter {
+                $0.policy == focus.policy && $0.memoryLimitBytes == focus.memoryLimitBytes && $0.imageWidth == focus.imageWidth
+            })
         }
         let windows = ReportRows.distinct(lines.flatMap { $0.1.map(\.window) })
         let (axis, xOf) = Self.windowAxis(windows)

@@ -20,13 +20,14 @@ struct ReportRows {
         /// The run as `MatrixSummary` counts it.
         var summaryRun: MatrixSummary.Run {
             MatrixSummary.Run(policy: policy, memoryLimitBytes: Int64(memoryLimit) ?? 0, window: window,
-                              seed: identity[ReportRows.seed], values: values, network: identity[ReportRows.network], trace: trace)
+                              seed: identity[ReportRows.seed], values: values, network: identity[ReportRows.network], trace: trace,
+                              imageWidth: ImageWidth.pixels(inScenario: identity[ReportRows.scenario]))
         }
     }
 
     static let profile = column("profile"), network = column("network"), policy = column("policy")
     static let memoryLimit = column("memory_limit_bytes"), diskLimit = column("disk_limit_bytes")
-    static let window = column("prefetch_window"), trace = column("trace"), seed = column("seed")
+    static let window = column("prefetch_window"), trace = column("trace"), seed = column("seed"), scenario = column("scenario")
     static let metricIndex = Dictionary(uniqueKeysWithValues: ResultMetric.all.enumerated().map { ($0.element.name, $0.offset) })
 
     static func column(_ name: String) -> Int { RunResult.identityIndex(name) }

@@ -68,9 +68,16 @@ public struct RunConfiguration: Sendable {
     /// and images come from a `bench calibrate` fit (`--workload`); `nil` for the built-in ones.
     public var workloadTag: String?
 
+    /// The width the feed asks its images at, in pixels (`nil`: the original): the API
+    /// catalogue's `requestedWidth`, which the run's images are described at.
+    public var imageWidth: Int? {
+        get { api.catalog.requestedWidth }
+        set { api.catalog.requestedWidth = newValue }
+    }
+
     /// The `scenario` column: the strategy, then `;offline=…`, `;decode=full` (images decoded at
-    /// full size rather than to the cell), `;release-viewed`, `;buffer=N` and `;workload=…`
-    /// when set.
+    /// full size rather than to the cell), `;release-viewed`, `;buffer=N`, `;width=N` (images
+    /// asked for N pixels wide) and `;workload=…` when set.
     public var scenario: String {
         var text = strategy.description
         if !offline.intervals.isEmpty || !offline.launches.isEmpty {
@@ -81,6 +88,7 @@ public struct RunConfiguration: Sendable {
         if !pipeline.downsample { text += ";decode=full" }
         if pipeline.releaseViewed { text += ";release-viewed" }
         if bufferLimit > 0 { text += ";buffer=\(bufferLimit)" }
+        text += ImageWidth.scenarioTag(imageWidth)
         if let workloadTag { text += ";" + workloadTag }
         return text
     }

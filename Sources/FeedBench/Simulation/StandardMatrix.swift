@@ -8,7 +8,8 @@ public enum CacheSetup: Sendable, Hashable {
 /// The main job's experiment for one device profile: policies `lru`, `lfu`, `fifo` and `ttl`
 /// (seed 001's 5-minute lifetime) × memory-cache limits 1/32, 1/16, ⅛, ¼, ½ and 1 × the profile's ×
 /// prefetch windows 0, 5, 10, 20, 30, 50 × the `browser` and `skimmer` behaviours × seeds 1,
-/// 2, 3, on the profile's network. Rows come out in that nesting order. `bench run` fills the
+/// 2, 3, on the profile's network, with images asked at the cell's width and at full size
+/// (`imageWidths`; the main job only: `plan` keeps the original). Rows come out in that nesting order. `bench run` fills the
 /// axes it is not given from here; `bench sweep`'s grid takes the policies, windows and
 /// behaviours, but one seed and each setup's own limit unless told otherwise.
 public enum StandardMatrix {
@@ -20,6 +21,8 @@ public enum StandardMatrix {
     /// cache often does as well as a large one — until it cannot hold the prefetch window).
     public static let memoryLimits: [CacheSize] = [32, 16, 8, 4, 2, 1].map { .times(millionths: 1_000_000 / $0) }
     public static let windows = [0, 5, 10, 20, 30, 50]
+    /// The widths the main job asks its images at: the cell's pixels, then the original.
+    public static let imageWidths: [ImageWidth] = [.cell, .full]
     public static let behaviors: [ScrollBehavior] = [.browser, .skimmer]
     /// The memory-limit axis when none is given: the ladder when every cache setup is a
     /// policy; a library preset is tried at its library's own limit (SDWebImage has none to scale).
@@ -37,7 +40,7 @@ public enum StandardMatrix {
         let population = try NetworkPopulation.defaultName(for: profile).flatMap { try NetworkPopulation.builtIn(named: $0, source: profile.name) }
         let caches = try policies.map { CacheSetup.policy(try PolicySpec.parse($0, source: "--policy")) }
         let plan = try SweepPlan(
-            profiles: [profile], networks: population?.members.map(\.network) ?? [nil], caches: caches,
+            profiles: [profile], networks: population?.members.map(\.network) ?? [nil], imageWidths: imageWidths, caches: caches,
             memoryLimits: memoryLimits, diskLimits: [.setups], windows: windows.map { .items(PrefetchWindow(ahead: $0)) },
             workloads: [behaviors.map { .behavior($0, duration: RunConfiguration.defaultDuration) }],
             strategies: [.cacheFirst], seeds: seeds, session: SweepGrid.Session(),

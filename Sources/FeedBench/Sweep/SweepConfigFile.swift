@@ -2,8 +2,8 @@ import Foundation
 import Yams
 
 /// A sweep config file: a JSON or YAML mapping whose keys are the grid's axes, each a list —
-/// `profiles`, `networks`, `policies`, `presets`, `memory_limits`, `disk_limits`, `windows`,
-/// `behaviors`, `traces`, `strategies`, `seeds` — plus the settings every run shares:
+/// `profiles`, `networks`, `image_widths`, `policies`, `presets`, `memory_limits`,
+/// `disk_limits`, `windows`, `behaviors`, `traces`, `strategies`, `seeds` — plus the settings every run shares:
 /// `launches` (a number), `gap` and `duration` (durations such as `8h`, `30s`). An absent key
 /// takes the default (`SweepGrid`). Anything else is refused with the file, line and key.
 ///
@@ -68,6 +68,7 @@ public enum SweepConfigFile {
                 switch key {
                 case "profiles": grid.profiles = values
                 case "networks": grid.networks = values
+                case "image_widths": grid.imageWidths = values
                 case "policies": grid.policies = values
                 case "presets": grid.presets = values
                 case "memory_limits": grid.memoryLimits = values

@@ -5,8 +5,8 @@ import Foundation
 /// list takes the default. `plan()` checks every value and returns the runs.
 ///
 /// Defaults: the four built-in profiles; each profile's own network, memory-cache and disk-cache
-/// limits; the standard matrix's policies, windows and behaviours (`StandardMatrix`); the
-/// `cacheFirst` strategy; seed 1.
+/// limits; images at their original width; the standard matrix's policies, windows and
+/// behaviours (`StandardMatrix`); the `cacheFirst` strategy; seed 1.
 public struct SweepGrid: Sendable, Equatable {
     /// One value as written, and where it came from, so a refusal can point at it.
     public struct Value: Sendable, Equatable {
@@ -45,6 +45,8 @@ public struct SweepGrid: Sendable, Equatable {
 
     public var profiles: [Value] = []
     public var networks: [Value] = []
+    /// The widths the feed asks its images at (`ImageWidth`: `full`, `cell`, pixels).
+    public var imageWidths: [Value] = []
     public var policies: [Value] = []
     public var presets: [Value] = []
     public var memoryLimits: [Value] = []
@@ -98,7 +100,7 @@ public struct SweepGrid: Sendable, Equatable {
 
     /// The axes in the config file's key order, each with its key.
     var axes: [(key: String, values: [Value])] {
-        [("profiles", profiles), ("networks", networks), ("policies", policies), ("presets", presets),
+        [("profiles", profiles), ("networks", networks), ("image_widths", imageWidths), ("policies", policies), ("presets", presets),
          ("memory_limits", memoryLimits), ("disk_limits", diskLimits), ("windows", windows),
          ("behaviors", behaviors), ("traces", traces), ("strategies", strategies), ("seeds", seeds)]
     }
@@ -109,6 +111,7 @@ public struct SweepGrid: Sendable, Equatable {
         func take(_ mine: inout [Value], _ theirs: [Value]) { if !theirs.isEmpty { mine = theirs } }
         take(&profiles, other.profiles)
         take(&networks, other.networks)
+        take(&imageWidths, other.imageWidths)
         take(&policies, other.policies)
         take(&presets, other.presets)
         take(&memoryLimits, other.memoryLimits)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The runs of a checked grid, in a fixed order: profiles × networks × caches (policies, then
-/// presets) × memory limits × disk limits × windows × workloads (behaviours, then recorded
+/// The runs of a checked grid, in a fixed order: profiles × networks × image widths × caches
+/// (policies, then presets) × memory limits × disk limits × windows × workloads (behaviours, then recorded
 /// traces) × strategies × seeds, the last varying fastest — so the seeds of one configuration
 /// are neighbours. Run `i` is built on demand (`configuration(at:)`), so a plan of any size
 /// costs the memory of its axes only.
@@ -13,6 +13,8 @@ public struct SweepPlan: Sendable {
     public let profiles: [DeviceProfile]
     /// `nil`: each profile's own network.
     public let networks: [NetworkProfile?]
+    /// The widths the feed asks its images at.
+    public let imageWidths: [ImageWidth]
     public let caches: [CacheSetup]
     public let memoryLimits: [CacheSize]
     public let diskLimits: [CacheSize]
@@ -68,6 +70,19 @@ public struct SweepPlan: Sendable {
         }
         let networks: [NetworkProfile?] = try resolve(grid.networks, default: [nil], key: { $0?.name ?? "" }) { value in
             try value.parse { try NetworkFile.resolve($0, option: $1) }
+        }
+        let imageWidths = try resolve(grid.imageWidths, default: [ImageWidth.full], key: \.description) { value in
+            try value.parse { try ImageWidth.parse($0, source: $1) }
+        }
+        for profile in profiles {
+            var seen: [Int?: ImageWidth] = [:]
+            for (width, value) in zip(imageWidths, grid.imageWidths) {
+                let pixels = width.pixels(on: profile)
+                if let earlier = seen[pixels] {
+                    throw value.error("expected each width once, found \(InputError.quote(value.text)), which asks for the same \(pixels.map { "\($0) px" } ?? "original") on \(profile.name) as \(InputError.quote(earlier.description))")
+                }
+                seen[pixels] = width
+            }
         }
         var caches: [CacheSetup] = try resolve(grid.policies, default: [], key: \.label) { value in
             let spec = try value.parse { try PolicySpec.parse($0, source: $1) }
@@ -134,19 +149,20 @@ public struct SweepPlan: Sendable {
                 throw InputError(source: profile.name, field: "defaultNetwork", refusal.message)
             }
         }
-        try self.init(profiles: profiles, networks: networks, caches: caches, memoryLimits: memoryLimits,
+        try self.init(profiles: profiles, networks: networks, imageWidths: imageWidths, caches: caches, memoryLimits: memoryLimits,
                       diskLimits: diskLimits, windows: windows, workloads: workloads, strategies: strategies,
                       seeds: seeds, session: grid.session, defaultNetworks: defaultNetworks)
     }
 
     /// A plan from checked axes (`workloads`: one list per profile, all the same length).
-    init(profiles: [DeviceProfile], networks: [NetworkProfile?], caches: [CacheSetup], memoryLimits: [CacheSize],
+    init(profiles: [DeviceProfile], networks: [NetworkProfile?], imageWidths: [ImageWidth] = [.full], caches: [CacheSetup], memoryLimits: [CacheSize],
          diskLimits: [CacheSize], windows: [WindowMode], workloads: [[ScrollWorkload]], strategies: [LaunchStrategy],
          seeds: [UInt64], session: SweepGrid.Session, defaultNetworks: [NetworkProfile]) throws {
         precondition(workloads.count == profiles.count && defaultNetworks.count == profiles.count,
                      "SweepPlan: one workload list and default network per profile")
         self.profiles = profiles
         self.networks = networks
+        self.imageWidths = imageWidths
         self.caches = caches
         self.memoryLimits = memoryLimits
         self.diskLimits = diskLimits
@@ -156,7 +172,7 @@ public struct SweepPlan: Sendable {
         self.seeds = seeds
         self.session = session
         self.defaultNetworks = defaultNetworks
-        let sizes = [profiles.count, networks.count, caches.count, memoryLimits.count, diskLimits.count,
+        let sizes = [profiles.count, networks.count, imageWidths.count, caches.count, memoryLimits.count, diskLimits.count,
                      windows.count, workloads.first?.count ?? 0, strategies.count, seeds.count]
         var count = 1
         for size in sizes {
@@ -167,7 +183,7 @@ public struct SweepPlan: Sendable {
             count = product
         }
         self.count = count
-        fingerprint = Self.fingerprint(profiles: profiles, networks: networks, caches: caches, memoryLimits: memoryLimits,
+        fingerprint = Self.fingerprint(profiles: profiles, networks: networks, imageWidths: imageWidths, caches: caches, memoryLimits: memoryLimits,
                                        diskLimits: diskLimits, windows: windows, workloads: workloads,
                                        strategies: strategies, seeds: seeds, session: session)
     }
@@ -193,6 +209,7 @@ public struct SweepPlan: Sendable {
         let diskLimit = diskLimits[digit(diskLimits.count)]
         let memoryLimit = memoryLimits[digit(memoryLimits.count)]
         let cache = caches[digit(caches.count)]
+        let imageWidth = imageWidths[digit(imageWidths.count)]
         let network = networks[digit(networks.count)]
         let profileIndex = digit(profiles.count)
         let profile = profiles[profileIndex]
@@ -213,6 +230,7 @@ public struct SweepPlan: Sendable {
             run.workloadTag = workload.scenarioTag
         }
         if let http = session.http { run.network.http = http }
+        run.imageWidth = imageWidth.pixels(on: profile)
         return run
     }
 
@@ -236,7 +254,7 @@ public struct SweepPlan: Sendable {
 
     /// FNV-1a (64-bit) over bench's version and a canonical text of every axis and the session
     /// settings.
-    static func fingerprint(profiles: [DeviceProfile], networks: [NetworkProfile?], caches: [CacheSetup],
+    static func fingerprint(profiles: [DeviceProfile], networks: [NetworkProfile?], imageWidths: [ImageWidth], caches: [CacheSetup],
                             memoryLimits: [CacheSize], diskLimits: [CacheSize], windows: [WindowMode],
                             workloads: [[ScrollWorkload]], strategies: [LaunchStrategy], seeds: [UInt64],
                             session: SweepGrid.Session) -> String {
@@ -248,6 +266,8 @@ public struct SweepPlan: Sendable {
         hash.add(FeedBench.version)
         for profile in profiles { hash.add(bytes: (try? encoder.encode(profile)) ?? Data(profile.name.utf8)) }
         for network in networks { hash.add(network?.name ?? "(profile's)") }
+        // The original width alone hashes as before the axis existed.
+        if imageWidths != [.full] { for width in imageWidths { hash.add("width \(width)") } }
         for cache in caches { hash.add(cache.label) }
         for limit in memoryLimits + diskLimits { hash.add(limit.description) }
         for window in windows { hash.add(window.description) }

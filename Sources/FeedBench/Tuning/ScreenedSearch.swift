@@ -57,9 +57,15 @@ public enum ScreenedSearch {
         var policy: String
         var memoryLimitBytes: Int64
         var window: String
+        var imageWidth: Int?
 
-        init(_ result: RunResult) { (policy, memoryLimitBytes, window) = (result.policy, result.memoryLimitBytes, result.prefetchWindow) }
-        init(_ candidate: TuneCandidate) { (policy, memoryLimitBytes, window) = (candidate.policy, candidate.memoryLimitBytes, candidate.window) }
+        init(_ result: RunResult) {
+            (policy, memoryLimitBytes, window) = (result.policy, result.memoryLimitBytes, result.prefetchWindow)
+            imageWidth = ImageWidth.pixels(inScenario: result.scenario)
+        }
+        init(_ candidate: TuneCandidate) {
+            (policy, memoryLimitBytes, window, imageWidth) = (candidate.policy, candidate.memoryLimitBytes, candidate.window, candidate.imageWidth)
+        }
     }
 
     /// The configurations within the memory limit on `runs` (one seed) whose objective is at

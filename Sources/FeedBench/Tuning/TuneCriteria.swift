@@ -72,7 +72,32 @@ public struct TuneCandidate: Sendable {
     public let memoryLimitBytes: Int64
     public let window: String
     public let strategy: String
+    /// The width its images are asked at, in pixels; `nil`: the original.
+    public let imageWidth: Int?
     public internal(set) var samples: [TuneSample] = []
+
+    public init(number: Int, policy: String, memoryLimitBytes: Int64, window: String, strategy: String, imageWidth: Int? = nil) {
+        (self.number, self.policy, self.memoryLimitBytes, self.window) = (number, policy, memoryLimitBytes, window)
+        (self.strategy, self.imageWidth) = (strategy, imageWidth)
+    }
+
+    /// The setting in words, as a summary recommends it: `fifo, memory cache 112.5 MiB, prefetch
+    /// window 30`, then its image width when the widths were searched (`cellPixels` given):
+    /// `, images 750 px (the cell)`, or with `short` `, cell` (`, full size`, `, 500 px`).
+    public func setting(cellPixels: Int?, short: Bool = false) -> String {
+        let text = "\(policy), memory cache \(FixedPoint.cacheLimit(memoryLimitBytes)), prefetch window \(window)"
+        guard let cellPixels else { return text }
+        guard let imageWidth else { return text + (short ? ", full size" : ", images at full size") }
+        if short { return text + (imageWidth == cellPixels ? ", cell" : ", \(imageWidth) px") }
+        return text + ", images \(imageWidth) px" + (imageWidth == cellPixels ? " (the cell)" : "")
+    }
+
+    /// The setting as a table cell: `fifo 112.5 MiB w30`, led by `cell ` or the width asked
+    /// (`full `, `500 `) when the widths were searched (`cellPixels` given).
+    public func shortSetting(cellPixels: Int?) -> String {
+        let width = cellPixels.map { imageWidth == nil ? "full " : imageWidth == $0 ? "cell " : "\(imageWidth!) " } ?? ""
+        return "\(width)\(policy) \(FixedPoint.cacheLimit(memoryLimitBytes)) w\(window)"
+    }
 
     /// The mean, minimum and maximum of `figure` over the samples.
     public func spread(_ figure: TuneFigure) -> (mean: Double, min: Int64, max: Int64) {
@@ -232,15 +257,25 @@ public struct TuneConstraint: Sendable, Equatable, CustomStringConvertible {
 public struct TuneCriteria: Sendable {
     public let objective: TuneFigure
     public let constraints: [TuneConstraint]
+    /// The cell's width in pixels: a candidate asking for narrower images shows them blurry,
+    /// so it is never feasible (`nil`: any width is).
+    public let cellPixels: Int?
 
-    public init(objective: TuneFigure, constraints: [TuneConstraint]) {
+    public init(objective: TuneFigure, constraints: [TuneConstraint], cellPixels: Int? = nil) {
         self.objective = objective
         self.constraints = constraints
+        self.cellPixels = cellPixels
     }
 
-    /// Whether every sample meets every constraint. O(samples × constraints).
+    /// Whether `candidate` asks for images narrower than the cell. O(1).
+    public func blurry(_ candidate: TuneCandidate) -> Bool {
+        guard let cellPixels, let width = candidate.imageWidth else { return false }
+        return width < cellPixels
+    }
+
+    /// Whether its images are sharp and every sample meets every constraint. O(samples × constraints).
     public func feasible(_ candidate: TuneCandidate) -> Bool {
-        candidate.samples.allSatisfy { sample in constraints.allSatisfy { $0.admits(sample) } }
+        !blurry(candidate) && candidate.samples.allSatisfy { sample in constraints.allSatisfy { $0.admits(sample) } }
     }
 
     /// The mean objective.

@@ -86,7 +86,7 @@ public struct TuneReport: Sendable {
         let figures = [TuneFigure.stalls, .stallP95, .peakMemory, .requests, .bytes, .warnings]
         var header = ["profile", "policy", "memory_limit_bytes", "prefetch_window", "strategy", "seeds"]
         for figure in figures { header += ["\(figure.name)_mean", "\(figure.name)_min", "\(figure.name)_max"] }
-        var lines = [(header + ["recommended"]).joined(separator: ",")]
+        var lines = [(header + ["image_width", "recommended"]).joined(separator: ",")]
         for candidate in front {
             var cells = [CSVText.field(profile.name), CSVText.field(candidate.policy), String(candidate.memoryLimitBytes),
                          CSVText.field(candidate.window), CSVText.field(candidate.strategy), String(candidate.samples.count)]
@@ -94,6 +94,7 @@ public struct TuneReport: Sendable {
                 let spread = candidate.spread(figure)
                 cells += [FixedPoint.decimal(spread.mean, decimals: 3), String(spread.min), String(spread.max)]
             }
+            cells.append(candidate.imageWidth.map(String.init) ?? "full")
             cells.append(candidate.number == recommended?.number ? "yes" : "")
             lines.append(cells.joined(separator: ","))
         }
@@ -110,18 +111,21 @@ public struct TuneReport: Sendable {
         let titles = figures.map(Self.title)
         lines.append("Pareto front (mem limit, \(titles.joined(separator: ", ")); means over \(seeds) seed\(seeds == 1 ? "" : "s")):")
         let strategies = Set(candidates.map(\.strategy)).count > 1
-        var rows = [["policy", "mem limit", "window"] + (strategies ? ["strategy"] : []) + titles + [""]]
+        let widths = Set(candidates.map(\.imageWidth)).count > 1
+        var rows = [(widths ? ["width"] : []) + ["policy", "mem limit", "window"] + (strategies ? ["strategy"] : []) + titles + [""]]
         for candidate in front {
-            rows.append([candidate.policy, FixedPoint.cacheLimit(candidate.memoryLimitBytes), candidate.window]
+            rows.append((widths ? [candidate.imageWidth.map(String.init) ?? "full"] : [])
+                        + [candidate.policy, FixedPoint.cacheLimit(candidate.memoryLimitBytes), candidate.window]
                         + (strategies ? [candidate.strategy] : []) + figures.map { $0.format(candidate.spread($0).mean) }
                         + [candidate.number == recommended?.number ? "← best" : ""])
         }
-        lines += TextTable.render(rows, leftAligned: strategies ? [0, 3, rows[0].count - 1] : [0, rows[0].count - 1])
+        let first = widths ? 1 : 0
+        lines += TextTable.render(rows, leftAligned: Set((strategies ? [first, first + 3] : [first]) + [rows[0].count - 1]))
         guard let best = recommended else {
             lines.append("Recommended: none — no configuration met the constraints on every seed")
             return (lines + agreement).joined(separator: "\n") + "\n"
         }
-        lines.append("Recommended: \(best.policy), memory cache \(FixedPoint.cacheLimit(best.memoryLimitBytes)), prefetch window \(best.window)\(best.strategy == "cacheFirst" ? "" : ", strategy \(best.strategy)")")
+        lines.append("Recommended: \(best.setting(cellPixels: widths ? profile.cellPixels : nil))\(best.strategy == "cacheFirst" ? "" : ", strategy \(best.strategy)")")
         let figures = [TuneFigure.stalls, .stallP95, .peakMemory, .requests]
         for figure in figures.contains(criteria.objective) ? figures : [criteria.objective] + figures {
             let spread = best.spread(figure)

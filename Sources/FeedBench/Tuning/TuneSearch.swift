@@ -29,8 +29,10 @@ public struct TuneSpace: Sendable {
         }
     }
 
-    /// Candidates: caches × memory limits × windows × strategies.
-    public var candidateCount: Int { plan.caches.count * plan.memoryLimits.count * plan.windows.count * plan.strategies.count }
+    /// Candidates: image widths × caches × memory limits × windows × strategies.
+    public var candidateCount: Int {
+        plan.imageWidths.count * plan.caches.count * plan.memoryLimits.count * plan.windows.count * plan.strategies.count
+    }
     /// Behaviours and traces on each network.
     var workloadsPerNetwork: Int { plan.workloads[0].count }
     /// What a candidate is scored on for each seed: every network's workloads.
@@ -41,12 +43,12 @@ public struct TuneSpace: Sendable {
     func weight(ofWorkload workload: Int) -> Int64 { networkWeights[workload / workloadsPerNetwork] }
 
     /// The plan index of `candidate`'s run on `workload` and seed number `seed`: the plan's
-    /// axes are networks, caches, memory limits, windows, workloads, strategies, seeds (outer to
-    /// inner; the single-valued ones drop out). O(1).
+    /// axes are networks, image widths, caches, memory limits, windows, workloads, strategies,
+    /// seeds (outer to inner; the single-valued ones drop out). O(1).
     func runIndex(candidate: Int, workload: Int, seed: Int) -> Int {
         let (network, own) = workload.quotientAndRemainder(dividingBy: workloadsPerNetwork)
         let strategy = candidate % plan.strategies.count
-        let outer = candidate / plan.strategies.count  // (cache, memory limit, window)
+        let outer = candidate / plan.strategies.count  // (image width, cache, memory limit, window)
         let perNetwork = candidateCount * workloadsPerNetwork * seedCount
         return network * perNetwork + ((outer * workloadsPerNetwork + own) * plan.strategies.count + strategy) * seedCount + seed
     }
@@ -106,7 +108,7 @@ public struct TuneSearch: Sendable {
             let run = space.configuration(of: number)
             let identity = run.emptyResult
             return TuneCandidate(number: number, policy: identity.policy, memoryLimitBytes: identity.memoryLimitBytes,
-                                 window: identity.prefetchWindow, strategy: run.strategy.description)
+                                 window: identity.prefetchWindow, strategy: run.strategy.description, imageWidth: run.imageWidth)
         }
         let full = space.candidateCount * space.workloadCount * space.seedCount
         let method = method == .auto ? (full <= Self.exhaustiveLimit ? .exhaustive : .halving) : method

@@ -140,6 +140,29 @@ import Testing
         }
     }
 
+    /// Issue 64: a recommendation that asks for the cell's width says how in the summary, and
+    /// `bench apply`'s file adds it to an image's URL (`w=`) for that device only.
+    @Test(.enabled(if: SwiftCompiler.path != nil, Comment(rawValue: SwiftCompiler.missing)), arguments: ImageLibrary.allCases)
+    func theApplyFileAsksForTheRecommendedWidth(library: ImageLibrary) throws {
+        let preset = try CachePreset.named(library.variants[0])
+        let lowEnd = try LibrarySettings(library: library, policy: preset.label, memoryLimitBytes: 32_000_000, window: "10", imageWidth: 750,
+                                         profile: .lowEnd, source: "test")
+        let tablet = try Self.settings(library, variant: 0, on: .tablet, cost: 96_000_000, window: 30)
+        #expect(lowEnd.statements.contains { $0.hasPrefix("// ask the server for images 750 px wide (the cell: cellSize.width × screenScale)") })
+        #expect(!tablet.statements.contains { $0.contains("ask the server") })
+        let file = try LibrarySwiftFile(library: library, settings: [lowEnd, tablet], sources: ["a.csv", "b.csv"])
+        let main = """
+        import Foundation
+        import \(library.module)
+        let url = URL(string: "https://cdn.example/cats/1.jpg?v=2")!
+        print(FeedBenchImageSettings.forDevice(physicalMemory: 3 << 30, isPad: false).imageURL(url))
+        print(FeedBenchImageSettings.forDevice(physicalMemory: 8 << 30, isPad: true).imageURL(url))
+        """
+        let outcome = try SwiftCompiler.run(module: library.module, also: ["Network"], files: ["main.swift": main, "FeedBenchImageSettings.swift": file.text],
+                                            in: try ScratchFolder.make())
+        #expect(outcome.status == 0 && outcome.output == "https://cdn.example/cats/1.jpg?v=2&w=750\nhttps://cdn.example/cats/1.jpg?v=2\n", "\(outcome.output)")
+    }
+
     /// Settings per network path: the file switches on the class `NWPathMonitor` reports (against
     /// the stand-in of Apple's Network), applying the new settings when the class changes — a
     /// constrained path takes the cellular ones — while a profile with one setting keeps it.

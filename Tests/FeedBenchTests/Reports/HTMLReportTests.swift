@@ -119,7 +119,7 @@ import Testing
         let best = try #require(summary.recommended)
         let shown = TuneFigure.weightedStalls.number(best.spread(.weightedStalls).mean)
         let chosen = try #require(Self.charts(page, "stall-heatmap").flatMap { $0.all("g", class: "cell") }.first { $0.attributes["data-mark"] == "chosen" })
-        #expect(shown == "107.3" && chosen.all("text").map(\.allText) == [shown], "\(chosen.all("text").map(\.allText))")
+        #expect(shown == "39.7" && chosen.all("text").map(\.allText) == [shown], "\(chosen.all("text").map(\.allText))")
         #expect(Self.charts(page, "stall-heatmap-key")[0].allText.contains("Mean weighted stalls a seed (colour)"))
         for kind in ["stalls-by-cache", "pareto"] {
             #expect(Self.charts(page, kind)[0].allText.contains("stalls a seed (networks weighted by share)"), "\(kind)")

@@ -61,4 +61,30 @@ import Testing
             #expect(MatrixSummary(profile: profile, runs: runs).table().split(separator: "\n").allSatisfy { $0.count <= 100 })
         }
     }
+
+    /// Issue 64: a width below the cell's pixels is shown, marked, and never recommended,
+    /// however few stalls it has; the summary says why.
+    @Test func aWidthBelowTheCellIsShownButNeverRecommended() {
+        func runs(_ width: Int?, stalls: Int64, bytes: Int64) -> [MatrixSummary.Run] {
+            ["1", "2", "3"].map { seed in
+                var run = Self.run(100, seed: seed, stalls: stalls, bytes: bytes)
+                run.imageWidth = width
+                return run
+            }
+        }
+        let all = runs(500, stalls: 2, bytes: 300) + runs(750, stalls: 9, bytes: 600) + runs(nil, stalls: 40, bytes: 1_000)
+        let summary = MatrixSummary(profile: .lowEnd, runs: all)
+        #expect(summary.recommended?.imageWidth == 750)
+        #expect(summary.ranking.count == 3)
+        let blurry = summary.ranking.first { $0.imageWidth == 500 }!
+        #expect(!summary.criteria.feasible(blurry) && summary.criteria.blurry(blurry))
+        let table = summary.table()
+        #expect(table.contains("\nRecommended: lru, memory cache 0.0 MiB, prefetch window 5, images 750 px (the cell)\n"), "\(table)")
+        #expect(table.contains("below cell") && table.contains("\ncell ") && table.contains("\nfull "))
+        #expect(table.contains("note: images 500 px wide stall less, but they are below the cell's 750 px (blurry), so no such width is recommended"))
+        // On the tablet, whose cell is 556 px, 750 is the widest sharp width and 500 still blurry.
+        #expect(MatrixSummary(profile: .tablet, runs: all).recommended?.imageWidth == 750)
+        // Without widths the table and the line are as before.
+        #expect(!MatrixSummary(profile: .lowEnd, runs: runs(nil, stalls: 4, bytes: 1)).table().contains("width"))
+    }
 }

@@ -13,7 +13,38 @@ import Testing
         grid.behaviors = values("behaviors")
         grid.seeds = values("seeds")
         grid.memoryLimits = values("memory_limits")
+        grid.imageWidths = values("image_widths")
         return grid
+    }
+
+    /// Issue 64: the image widths are an axis outside the caches — each width's runs share as
+    /// before, named in the scenario — `cell` is each profile's own cell, and the original width
+    /// alone leaves the runs and the fingerprint as they were.
+    @Test func imageWidthsAreAnAxisOutsideTheCaches() throws {
+        let axes = ["profiles": ["low-end", "tablet"], "policies": ["lru", "fifo"], "windows": ["0", "10"], "behaviors": ["browser"],
+                    "seeds": ["1", "2"], "memory_limits": ["0.25x", "1x"]]
+        let before = try SweepPlan(grid(axes))
+        let full = try SweepPlan(grid(axes.merging(["image_widths": ["full"]]) { $1 }))
+        #expect(full.fingerprint == before.fingerprint && full.count == before.count)
+        #expect(full.configurations.map(\.emptyResult.identity) == before.configurations.map(\.emptyResult.identity))
+
+        let plan = try SweepPlan(grid(axes.merging(["image_widths": ["cell", "full", "500"]]) { $1 }))
+        #expect(plan.count == 3 * before.count && plan.fingerprint != before.fingerprint)
+        let rows = plan.configurations
+        let perWidth = before.count / 2
+        #expect(rows.prefix(perWidth).allSatisfy { $0.imageWidth == 750 && $0.emptyResult.scenario == "cacheFirst;width=750" })
+        #expect(rows[perWidth..<(2 * perWidth)].allSatisfy { $0.imageWidth == nil && $0.emptyResult.scenario == "cacheFirst" })
+        #expect(rows[(3 * perWidth)...].prefix(perWidth).allSatisfy { $0.profile.name == "tablet" && $0.imageWidth == 556 })
+        for index in 0..<plan.count {
+            let group = plan.sharingGroup(at: index)!
+            #expect(rows[group].imageWidth == rows[index].imageWidth)
+        }
+        var tune = grid(axes.merging(["image_widths": ["cell", "full"], "profiles": ["low-end"]]) { $1 })
+        tune.networks = []
+        let space = try TuneSpace(plan: SweepPlan(tune))
+        #expect(space.candidateCount == 2 * 2 * 2 * 2)
+        let widths = (0..<space.candidateCount).map { space.configuration(of: $0).imageWidth }
+        #expect(widths.prefix(8).allSatisfy { $0 == 750 } && widths.suffix(8).allSatisfy { $0 == nil })
     }
 
     @Test func runsComeInGridOrderWithSeedsInnermost() throws {

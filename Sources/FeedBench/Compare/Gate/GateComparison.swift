@@ -80,6 +80,8 @@ public struct GateComparison: Sendable {
         public let policy: String
         public let memoryLimitBytes: Int64
         public let window: String
+        /// The width its images are asked at, in pixels; `nil`: full size.
+        public let imageWidth: Int?
         /// Per seed (the seeds' order): stalls (over a population, weighted by the networks'
         /// shares, in thousandths: `ResultMetric.weightedStalls`), and display wait p95 in
         /// thousandths of a ms.
@@ -90,6 +92,7 @@ public struct GateComparison: Sendable {
 
         init(_ candidate: TuneCandidate, weighted: Bool) {
             (policy, memoryLimitBytes, window) = (candidate.policy, candidate.memoryLimitBytes, candidate.window)
+            imageWidth = candidate.imageWidth
             let perThousand = NetworkPopulation.wholeWeight / 1_000
             stalls = candidate.samples.map { weighted ? ($0.weightedStalls + perThousand / 2) / perThousand : $0.stalls }
             waitP95 = candidate.samples.map(\.displayP95)
@@ -98,7 +101,7 @@ public struct GateComparison: Sendable {
 
         /// Whether it is the same configuration as `other`.
         func isSame(as other: Recommendation) -> Bool {
-            (policy, memoryLimitBytes, window) == (other.policy, other.memoryLimitBytes, other.window)
+            (policy, memoryLimitBytes, window, imageWidth) == (other.policy, other.memoryLimitBytes, other.window, other.imageWidth)
         }
     }
 

@@ -84,10 +84,12 @@ public enum GateReport {
 
     static func tolerance(_ change: GateComparison.MetricChange) -> String { change.tolerance?.description(for: change.metric) ?? "" }
 
-    /// `fifo 14.1 MiB, window 5`, or `nothing` when nothing is recommended.
+    /// `fifo 14.1 MiB, window 5` (`, 750 px` when its images are asked narrower than full
+    /// size), or `nothing` when nothing is recommended.
     static func configuration(_ recommendation: GateComparison.Recommendation?) -> String {
         guard let recommendation else { return "nothing" }
         return "\(recommendation.policy) \(FixedPoint.mebibytes(recommendation.memoryLimitBytes)), window \(recommendation.window)"
+            + (recommendation.imageWidth.map { ", \($0) px" } ?? "")
     }
 
     /// The answer of a profile in one line: `low-end: fifo 14.1 MiB, window 5 → fifo 28.1 MiB,
