@@ -10,7 +10,7 @@ extension RunCommand {
     static func runLive(_ runs: [RunConfiguration], server: String, store: String?, certificate: String? = nil,
                         httpAsked: Bool = false) throws -> RunResult {
         guard runs.count == 1 else {
-            throw InputError(source: "--live", "expected options that make one run (one policy or preset, memory limit, window, trace and seed), found \(runs.count) runs")
+            throw InputError(source: "--live", "expected options that make one run (one policy or preset, memory limit, window, image width, trace and seed), found \(runs.count) runs")
         }
         if store != nil { throw InputError(source: "--store", "a live run keeps its feed store in memory: give --live or --store, not both") }
         let part = try HTTPPart.required(by: "--live")

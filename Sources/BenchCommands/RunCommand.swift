@@ -133,9 +133,6 @@ struct RunCommand: ParsableCommand {
             throw InputError(source: "--live-ca", "expected --live too: it names the live server's certificate")
         }
         if let live {
-            if plan.imageWidths != [.full] {
-                throw InputError(source: "--image-width", "expected full with --live: bench serve sends every image at its original width")
-            }
             results = [try Self.runLive(plan.configurations.map(prepare), server: live, store: store, certificate: liveCA, httpAsked: session.http != nil)]
         } else {
             if let store { try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true) }

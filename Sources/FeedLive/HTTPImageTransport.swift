@@ -2,7 +2,7 @@
 import FeedBench
 
 /// The image transport over real HTTP: a download is `GET /images/{id}.jpg` (`bench serve`'s URL
-/// for a catalogue image) on one of the pipeline's connections, which still decides what starts,
+/// for a catalogue image; `?w=N` for one asked N pixels wide) on one of the pipeline's connections, which still decides what starts,
 /// in which priority and within which connection limit. Its bytes are counted as they arrive
 /// (`bytesReceived`); when the last one has, the transport posts `.progress` tagged with the
 /// download's serial. A 5xx or a lost request is a lost attempt; an answer that the network
@@ -24,6 +24,8 @@ struct HTTPImageTransport: ImageTransport {
     let http: LiveHTTP
     let inbox: EventInbox
     let network: NetworkProfile
+    /// The width images are asked at; `nil`: the original.
+    let imageWidth: Int?
     /// The downloads under way, by image.
     var downloads: [UInt64: Download] = [:]
 
@@ -40,7 +42,7 @@ struct HTTPImageTransport: ImageTransport {
     /// Sends an attempt at `url`'s download.
     mutating func send(_ url: UInt64) {
         guard let download = downloads[url] else { return }
-        let path = "/images/\(url).jpg"
+        let path = ImageWidth.imagePath(url, pixels: imageWidth)
         let (http, inbox, serial, expected) = (http, inbox, download.serial, download.bytes)
         let priority = network.multiplexes ? [(name: "priority", value: download.highPriority ? "u=1" : "u=4")] : []
         inbox.expect()

@@ -31,7 +31,7 @@ public enum LiveSession {
                 api.close()
             }
             var run = try LiveRun(configuration) { inbox in
-                (HTTPImageTransport(http: images, inbox: inbox, network: configuration.network),
+                (HTTPImageTransport(http: images, inbox: inbox, network: configuration.network, imageWidth: configuration.imageWidth),
                  HTTPFeedTransport(http: api, inbox: inbox, catalog: configuration.api.catalog))
             }
             return try run.run(reportingEvery: interval, progress: progress) {
@@ -45,7 +45,7 @@ public enum LiveSession {
         let http = try LiveHTTP(server: server, connections: connections, http2: http2, trusting: certificatePEM)
         defer { http.close() }
         var run = try LiveRun(configuration) { inbox in
-            (HTTPImageTransport(http: http, inbox: inbox, network: configuration.network),
+            (HTTPImageTransport(http: http, inbox: inbox, network: configuration.network, imageWidth: configuration.imageWidth),
              HTTPFeedTransport(http: http, inbox: inbox, catalog: configuration.api.catalog))
         }
         http.warmUp(connections: connections)

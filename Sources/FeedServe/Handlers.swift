@@ -86,7 +86,15 @@ struct Handlers: Sendable {
         guard let file = context.parameters.get("file"), file.hasSuffix(".jpg"), let id = UInt64(file.dropLast(4)), id < UInt64(catalog.size) else {
             return respond(request, context, Self.error(.notFound, "no such image; expected /images/{id}.jpg with id in 0…\(catalog.size - 1)"), arrived: arrived)
         }
-        let descriptor = catalog.descriptor(id)
+        // `?w=N` asks for the image N pixels wide, as a resizing CDN takes it (`ImageWidth`).
+        var width: Int?
+        if let text = request.uri.queryParameters[Substring(ImageWidth.queryName)] {
+            guard let pixels = Int(text), (1...ImageWidth.maximum).contains(pixels) else {
+                return respond(request, context, Self.error(.badRequest, "w: expected a width in pixels, a whole number in 1…\(ImageWidth.maximum)"), arrived: arrived)
+            }
+            width = pixels
+        }
+        let descriptor = catalog.descriptor(id).served(width: width)
         guard let jpeg = SyntheticJPEG(width: descriptor.pixelWidth, height: descriptor.pixelHeight, byteCount: Int(descriptor.encodedBytes)) else {
             return respond(request, context, Self.error(.internalServerError, "image \(id) cannot be encoded in \(descriptor.encodedBytes) bytes"), arrived: arrived)
         }

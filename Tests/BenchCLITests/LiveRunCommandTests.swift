@@ -50,6 +50,34 @@ import Testing
 
     /// A live run over HTTP/2 against `bench serve --tls` with a certificate openssl made: with
     /// `--live-ca` naming it the run goes, every request `h2`; without it TLS fails in one line.
+    /// Issue 64: a live run asked for narrower images asks the server for them (`?w=`), and
+    /// `--requests` logs the simulated run's downloads at the same paths.
+    @Test func aLiveRunAsksTheServerForTheWidth() throws {
+        let folder = try ScratchFolder.make()
+        let (server, url, _) = try ServeCommandTests.start(["--network", "wifi", "--seed", "1", "--log", folder.appendingPathComponent("serve.csv").path])
+        defer {
+            kill(server.processIdentifier, SIGTERM)
+            server.waitUntilExit()
+        }
+        let run = ["run", "--network", "wifi", "--profile", "low-end", "--policy", "lru", "--memory-limit", "1x", "--window", "20",
+                   "--trace", "browser", "--seed", "1", "--duration", "3s", "--image-width", "500"]
+        let out = folder.appendingPathComponent("live.csv").path
+        let live = try BenchProcess.run(run + ["--live", url, "--out", out])
+        #expect(live.status == 0, "\(live.stderr)")
+        let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 2 && rows[1].contains(",cacheFirst;width=500;mode=live,"), "\(rows)")
+        kill(server.processIdentifier, SIGTERM)
+        server.waitUntilExit()
+        let served = try String(contentsOfFile: folder.appendingPathComponent("serve.csv").path, encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false)[2] }.filter { $0.hasPrefix("/images/") }
+        #expect(!served.isEmpty && served.allSatisfy { $0.hasSuffix(".jpg?w=500") }, "\(served)")
+        let requests = folder.appendingPathComponent("requests.csv").path
+        #expect(try BenchProcess.run(run + ["--requests", requests, "--out", folder.appendingPathComponent("sim.csv").path]).status == 0)
+        let simulated = try String(contentsOfFile: requests, encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false)[2] }.filter { $0.hasPrefix("/images/") }
+        #expect(!simulated.isEmpty && simulated.allSatisfy { $0.hasSuffix(".jpg?w=500") }, "\(simulated)")
+    }
+
     @Test func aLiveRunOverHTTP2TrustsTheServersCertificateGivenWithLiveCA() throws {
         let folder = try ScratchFolder.make()
         let (certificate, key) = (folder.appendingPathComponent("cert.pem").path, folder.appendingPathComponent("key.pem").path)

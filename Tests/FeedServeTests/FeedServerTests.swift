@@ -53,6 +53,28 @@ import Testing
         await server.stop()
     }
 
+    /// Issue 64: `?w=N` sends the image resized as a CDN would, a real JPEG of the served size and
+    /// bytes (`ImageDescriptor.served`), never wider than stored; a width that is not one is a 400.
+    @Test(.enabled(if: JPEGDecoder.path != nil, Comment(rawValue: JPEGDecoder.missing)))
+    func aWidthInTheQueryIsTheImageResizedToIt() async throws {
+        let folder = try ScratchFolder.make()
+        let server = try await RunningServer.start(Self.instant())
+        let catalog = ImageCatalog(seed: 0)
+        for (id, width) in [(UInt64(0), 300), (1, 750), (2, 1), (3, 20_000)] {
+            let reply = try await server.request("/images/\(id).jpg?w=\(width)")
+            let image = catalog.descriptor(id).served(width: width)
+            #expect(reply.status == 200 && reply.body.count == Int(image.encodedBytes), "image \(id) at \(width) px")
+            let size = try JPEGDecoder.size(of: reply.body, in: folder)
+            #expect(size?.width == min(width, catalog.descriptor(id).pixelWidth) && size?.height == image.pixelHeight, "image \(id) at \(width) px")
+        }
+        #expect(try await server.request("/images/0.jpg?w=300").headers["etag"] != (try await server.request("/images/0.jpg").headers["etag"]))
+        for bad in ["0", "-5", "wide", "20001", ""] {
+            let reply = try await server.request("/images/0.jpg?w=\(bad)")
+            #expect(reply.status == 400 && String(decoding: reply.body, as: UTF8.self).contains("w: expected a width in pixels"), "w=\(bad)")
+        }
+        await server.stop()
+    }
+
     @Test func validationAndRangesAnswerAsAnHTTPCacheExpects() async throws {
         let server = try await RunningServer.start(Self.instant())
         let whole = try await server.request("/images/3.jpg")

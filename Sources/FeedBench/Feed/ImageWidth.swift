@@ -41,6 +41,15 @@ public enum ImageWidth: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The query parameter an image's URL asks its width with, as a resizing CDN takes it.
+    public static let queryName = "w"
+
+    /// The path `bench serve` answers image `id` at, asked `pixels` wide: `/images/12.jpg`, or
+    /// `/images/12.jpg?w=750`. O(1).
+    public static func imagePath(_ id: UInt64, pixels: Int?) -> String {
+        "/images/\(id).jpg" + (pixels.map { "?\(queryName)=\($0)" } ?? "")
+    }
+
     /// The width's tag in the `scenario` column: `;width=750` for a width asked in pixels
     /// (`cell` written as the pixels it came to), nothing for `full`.
     static func scenarioTag(_ pixels: Int?) -> String { pixels.map { ";width=\($0)" } ?? "" }
@@ -92,11 +101,14 @@ public enum ResizedBytes {
 extension ImageDescriptor {
     /// The image as a server sends it when asked for `width` pixels (`nil`: the original): no
     /// wider than that, the height in proportion (rounded, at least 1 pixel), the bytes by
-    /// `ResizedBytes`. An image already that narrow comes unchanged. O(1).
+    /// `ResizedBytes` but never fewer than the smallest JPEG of that size holds (its headers and
+    /// a bit a block: `SyntheticJPEG.minimumBytes`, what `bench serve` sends) nor more than the
+    /// original's. An image already that narrow comes unchanged. O(1).
     public func served(width: Int?) -> ImageDescriptor {
         guard let width, width < pixelWidth else { return self }
         let height = max(1, (pixelHeight * width + pixelWidth / 2) / pixelWidth)
-        return ImageDescriptor(url: url, pixelWidth: width, pixelHeight: height,
-                               encodedBytes: ResizedBytes.resized(encodedBytes, from: pixelWidth * pixelHeight, to: width * height))
+        let bytes = ResizedBytes.resized(encodedBytes, from: pixelWidth * pixelHeight, to: width * height)
+        let smallest = Int64(SyntheticJPEG.minimumBytes(width: width, height: height))
+        return ImageDescriptor(url: url, pixelWidth: width, pixelHeight: height, encodedBytes: min(encodedBytes, max(bytes, smallest)))
     }
 }

@@ -110,9 +110,10 @@ struct ImageLoadingPipeline<Transport: ImageTransport> {
     mutating func clearMemory() { caches.memory.removeAll() }
 
     /// Records the requests sent from now on (`bench run --requests`), numbering `connections`
-    /// per host when the transport does not say, times from `origin`, over `httpProtocol`. O(1).
-    mutating func recordRequests(connections: Int, origin: Int64, httpProtocol: String) {
-        outputs.requestLog = RequestRecorder(connections: connections, origin: origin, httpProtocol: httpProtocol)
+    /// per host when the transport does not say, times from `origin`, over `httpProtocol`, images
+    /// asked `imageWidth` pixels wide. O(1).
+    mutating func recordRequests(connections: Int, origin: Int64, httpProtocol: String, imageWidth: Int?) {
+        outputs.requestLog = RequestRecorder(connections: connections, origin: origin, httpProtocol: httpProtocol, imageWidth: imageWidth)
     }
 
     /// Whether the requests are recorded (`recordRequests`). O(1).

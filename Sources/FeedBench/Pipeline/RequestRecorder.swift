@@ -2,7 +2,8 @@
 /// (`bench run --requests FILE`, in `RequestLogFile`'s columns), so a simulated session and an
 /// app's session against the server can be compared request for request.
 ///
-/// - An image download is a line when its last byte arrives: `GET /images/{id}.jpg`, 200, the
+/// - An image download is a line when its last byte arrives: `GET /images/{id}.jpg` (with
+///   `?w=N` when the run asks for images N pixels wide), 200, the
 ///   image's bytes, timed from its first attempt leaving the device. A download cancelled after
 ///   it was sent is a line when it is cancelled, status 499 and the bytes received until then,
 ///   as the server logs a client that closed; downloads abandoned after their retries and those
@@ -30,11 +31,14 @@ struct RequestRecorder {
     let origin: Int64
     /// Every request's `protocol`.
     let httpProtocol: String
+    /// The width images are asked at (`ImageWidth.imagePath`); `nil`: the original.
+    let imageWidth: Int?
 
-    init(connections: Int, origin: Int64, httpProtocol: String = RequestLogFile.http11) {
+    init(connections: Int, origin: Int64, httpProtocol: String = RequestLogFile.http11, imageWidth: Int? = nil) {
         inUse = [Bool](repeating: false, count: connections)
         self.origin = origin
         self.httpProtocol = httpProtocol
+        self.imageWidth = imageWidth
     }
 
     /// The number of the lowest free image connection, now taken. O(connections).
@@ -52,7 +56,7 @@ struct RequestRecorder {
     /// cancelled when `cancelledAfter` of its bytes had arrived.
     mutating func download(_ image: ImageDescriptor, sentAt: Int64, now: Int64, use: ConnectionUse, cancelledAfter received: Int64? = nil) {
         records.append(RequestLogFile.Record(
-            time: sentAt - origin, method: "GET", path: "/images/\(image.url).jpg", status: received == nil ? 200 : RequestLogFile.clientClosed,
+            time: sentAt - origin, method: "GET", path: ImageWidth.imagePath(image.url, pixels: imageWidth), status: received == nil ? 200 : RequestLogFile.clientClosed,
             bytes: received ?? image.encodedBytes, objectBytes: image.encodedBytes, injectedDelay: 0, duration: now - sentAt,
             connection: use.connection, newConnection: use.opened, httpProtocol: httpProtocol,
             priority: use.highPriority ? RequestLogFile.highPriority : RequestLogFile.lowPriority, sent: sentAt - origin))

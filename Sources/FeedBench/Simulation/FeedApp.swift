@@ -98,7 +98,7 @@ struct FeedApp<Clock: RunClock<SimulationEvent>, Images: ImageTransport, Feed: F
         for position in followerMemory.indices { followerMemory[position].start(at: session.startTime) }
         if configuration.recording.requests {
             pipeline.recordRequests(connections: configuration.network.connectionsPerHost, origin: session.startTime,
-                                    httpProtocol: configuration.network.alpn)
+                                    httpProtocol: configuration.network.alpn, imageWidth: configuration.imageWidth)
         }
         try startLaunch(0)
     }
