@@ -50,6 +50,23 @@ import Testing
 
     /// A live run over HTTP/2 against `bench serve --tls` with a certificate openssl made: with
     /// `--live-ca` naming it the run goes, every request `h2`; without it TLS fails in one line.
+    /// Runs the live run `arguments` into `out`, expects its one row to hold `scenario`, then
+    /// stops `server`, so that its log is whole.
+    static func expectOneLiveRow(_ arguments: [String], out: String, scenario: String, thenStop server: Process) throws {
+        let live = try BenchProcess.run(arguments + ["--out", out])
+        #expect(live.status == 0, "\(live.stderr)")
+        let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        #expect(rows.count == 2 && rows[1].contains(scenario), "\(rows)")
+        kill(server.processIdentifier, SIGTERM)
+        server.waitUntilExit()
+    }
+
+    /// Column `index` of every row of the request log at `path` (its header left out).
+    static func column(_ index: Int, of path: String) throws -> [Substring] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst()
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false)[index] }
+    }
+
     /// Issue 64: a live run asked for narrower images asks the server for them (`?w=`), and
     /// `--requests` logs the simulated run's downloads at the same paths.
     @Test func aLiveRunAsksTheServerForTheWidth() throws {
@@ -61,20 +78,13 @@ import Testing
         }
         let run = ["run", "--network", "wifi", "--profile", "low-end", "--policy", "lru", "--memory-limit", "1x", "--window", "20",
                    "--trace", "browser", "--seed", "1", "--duration", "3s", "--image-width", "500"]
-        let out = folder.appendingPathComponent("live.csv").path
-        let live = try BenchProcess.run(run + ["--live", url, "--out", out])
-        #expect(live.status == 0, "\(live.stderr)")
-        let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
-        #expect(rows.count == 2 && rows[1].contains(",cacheFirst;width=500;mode=live,"), "\(rows)")
-        kill(server.processIdentifier, SIGTERM)
-        server.waitUntilExit()
-        let served = try String(contentsOfFile: folder.appendingPathComponent("serve.csv").path, encoding: .utf8).split(separator: "\n").dropFirst()
-            .map { $0.split(separator: ",", omittingEmptySubsequences: false)[2] }.filter { $0.hasPrefix("/images/") }
+        try Self.expectOneLiveRow(run + ["--live", url], out: folder.appendingPathComponent("live.csv").path,
+                                  scenario: ",cacheFirst;width=500;mode=live,", thenStop: server)
+        let served = try Self.column(2, of: folder.appendingPathComponent("serve.csv").path).filter { $0.hasPrefix("/images/") }
         #expect(!served.isEmpty && served.allSatisfy { $0.hasSuffix(".jpg?w=500") }, "\(served)")
         let requests = folder.appendingPathComponent("requests.csv").path
         #expect(try BenchProcess.run(run + ["--requests", requests, "--out", folder.appendingPathComponent("sim.csv").path]).status == 0)
-        let simulated = try String(contentsOfFile: requests, encoding: .utf8).split(separator: "\n").dropFirst()
-            .map { $0.split(separator: ",", omittingEmptySubsequences: false)[2] }.filter { $0.hasPrefix("/images/") }
+        let simulated = try Self.column(2, of: requests).filter { $0.hasPrefix("/images/") }
         #expect(!simulated.isEmpty && simulated.allSatisfy { $0.hasSuffix(".jpg?w=500") }, "\(simulated)")
     }
 
@@ -104,14 +114,9 @@ import Testing
         #expect(untrusted.status == 2 && untrusted.stderr.hasPrefix("bench: \(url)/_conditions: expected a server of the feed API; TLS failed: "),
                 "\(untrusted.stderr)")
         #expect(untrusted.stderr.split(separator: "\n").count == 1 && !FileManager.default.fileExists(atPath: out))
-        let trusted = try BenchProcess.run(run + ["--live-ca", certificate, "--out", out])
-        #expect(trusted.status == 0, "\(trusted.stderr)")
-        let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
-        #expect(rows.count == 2 && rows[1].contains(";mode=live"), "\(rows)")
-        kill(server.processIdentifier, SIGTERM)
-        server.waitUntilExit()
-        let log = try String(contentsOfFile: folder.appendingPathComponent("serve.csv").path, encoding: .utf8).split(separator: "\n").dropFirst()
-        #expect(!log.isEmpty && log.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false)[10] == "h2" })
+        try Self.expectOneLiveRow(run + ["--live-ca", certificate], out: out, scenario: ";mode=live", thenStop: server)
+        let protocols = try Self.column(10, of: folder.appendingPathComponent("serve.csv").path)
+        #expect(!protocols.isEmpty && protocols.allSatisfy { $0 == "h2" })
         let alone = try BenchProcess.run(Array(run.dropFirst(3)) + ["--live-ca", certificate, "--out", out])
         #expect(alone.status == 2 && alone.stderr == "bench: --live-ca: expected --live too: it names the live server's certificate\n", "\(alone.stderr)")
     }
