@@ -170,6 +170,32 @@ import Glibc
         #expect(leftovers.isEmpty)
     }
 
+    /// Issue 64: the image width is one more dimension of tune's candidates, simulated or read
+    /// back from a sweep; a width below the cell's pixels is never recommended, and the front's
+    /// CSV names each candidate's width.
+    @Test func tuneSearchesTheImageWidthAndNeverRecommendsABlurryOne() throws {
+        let folder = try BenchProcess.scratch()
+        let grid = ["--profile", "low-end", "--network", "lte", "--policy", "fifo", "--memory-limit", "100MB", "--window", "20",
+                    "--image-width", "cell,full,300", "--duration", "10s"]
+        let out = folder.appendingPathComponent("front.csv").path
+        let tuned = try BenchProcess.run(["tune"] + grid + ["--seeds", "2", "--out", out])
+        #expect(tuned.status == 0, "\(tuned.stderr)")
+        #expect(tuned.stdout.contains("3 configurations, exhaustive search"), "\(tuned.stdout)")
+        let recommended = try #require(tuned.stdout.split(separator: "\n").first { $0.hasPrefix("Recommended: ") })
+        #expect(recommended.hasSuffix(", images 750 px (the cell)") || recommended.hasSuffix(", images at full size"), "\(recommended)")
+        let front = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        #expect(front.first?.hasSuffix(",image_width,recommended") == true)
+        #expect(front.dropFirst().allSatisfy { !$0.contains(",300,") }, "a blurry width is not feasible, so not on the front")
+        let chosen = try #require(front.first { $0.hasSuffix(",yes") })
+        #expect(chosen.hasSuffix(",750,yes") || chosen.hasSuffix(",full,yes"))
+
+        let sweep = folder.appendingPathComponent("sweep.csv").path
+        #expect(try BenchProcess.run(["sweep"] + grid.filter { $0 != "--network" && $0 != "lte" } + ["--network", "lte", "--seed", "1,2", "--out", sweep]).status == 0)
+        let read = try BenchProcess.run(["tune", "--results", sweep, "--out", folder.appendingPathComponent("read.csv").path])
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.stdout.split(separator: "\n").first { $0.hasPrefix("Recommended: ") } == recommended)
+    }
+
     @Test func tunePrintsTheFrontAndTheRecommendationAndWritesTheFrontAndReadsASweep() throws {
         let folder = try BenchProcess.scratch()
         let out = folder.appendingPathComponent("front.csv").path

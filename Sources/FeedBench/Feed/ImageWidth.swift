@@ -54,6 +54,11 @@ public enum ImageWidth: Sendable, Hashable, CustomStringConvertible {
     /// (`cell` written as the pixels it came to), nothing for `full`.
     static func scenarioTag(_ pixels: Int?) -> String { pixels.map { ";width=\($0)" } ?? "" }
 
+    /// `scenario` without its `;width=N` tag (the rest of what the scenario says). O(length).
+    public static func removingTag(from scenario: String) -> String {
+        scenario.split(separator: ";", omittingEmptySubsequences: false).filter { !$0.hasPrefix("width=") }.joined(separator: ";")
+    }
+
     /// The pixels a `scenario` cell's `;width=N` tag asks for; `nil`: none (the original). O(length).
     public static func pixels(inScenario scenario: String) -> Int? {
         for part in scenario.split(separator: ";") where part.hasPrefix("width=") {

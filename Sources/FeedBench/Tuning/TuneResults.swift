@@ -133,7 +133,7 @@ public struct TuneResults: Sendable {
                                  "expected a whole number of bytes, found \(InputError.quote(identity[Column.memoryLimit]))")
             }
             var candidate = TuneCandidate(number: number, policy: identity[Column.policy], memoryLimitBytes: memoryLimit,
-                                          window: identity[Column.window], strategy: identity[Column.strategy],
+                                          window: identity[Column.window], strategy: ImageWidth.removingTag(from: identity[Column.strategy]),
                                           imageWidth: ImageWidth.pixels(inScenario: identity[Column.strategy]))
             for seed in sortedSeeds {
                 var sample = TuneSample()

@@ -76,6 +76,8 @@ import Testing
         #expect(ImageWidth.pixels(inScenario: run.scenario) == 750)
         #expect(ImageWidth.pixels(inScenario: "cacheFirst;buffer=4;width=500;workload=ab12cd34") == 500)
         #expect(ImageWidth.pixels(inScenario: "cacheFirst;decode=full") == nil)
+        #expect(ImageWidth.removingTag(from: "cacheFirst;buffer=4;width=500;workload=ab12cd34") == "cacheFirst;buffer=4;workload=ab12cd34")
+        #expect(ImageWidth.removingTag(from: "networkFirst") == "networkFirst")
     }
 
     /// On a link that keeps up (Wi-Fi), the same session asking narrower images downloads no
