@@ -7,14 +7,15 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Simulate scroll sessions and write the results CSV (the default command).",
         discussion: """
-        With only --profile, runs that profile's standard matrix — policies lru, lfu, fifo and \
-        ttl (5-minute lifetime) × memory caches 1/32, 1/16, ⅛, ¼, ½ and 1 × the profile's × prefetch windows \
-        0, 5, 10, 20, 30, 50 × the browser and skimmer behaviours × seeds 1, 2, 3, on the \
-        profile's network, each with images asked at the cell's width and at full size — writes results/<profile>.csv and prints the configurations ranked by \
+        With only --profile, runs that profile's standard matrix — images asked at the cell's \
+        width and at full size × policies lru, lfu, fifo and ttl (5-minute lifetime) × memory \
+        caches 1/32, 1/16, ⅛, ¼, ½ and 1 × the profile's × prefetch windows 0, 5, 10, 20, 30, \
+        50 × the browser and skimmer behaviours × seeds 1, 2, 3, on the networks the profile's \
+        users are on — writes results/<profile>.csv and prints the configurations ranked by \
         mean stalls among those that stay within the profile's memory limit on every seed; of \
         those within the seeds' noise of the fewest stalls, the smallest cache (then the fewest \
-        bytes downloaded) is recommended. Every other option narrows or replaces one axis of \
-        that matrix.
+        bytes downloaded) is recommended, never a width below the cell's pixels. Every other \
+        option narrows or replaces one axis of that matrix.
 
         With --library nuke, kingfisher or sdwebimage, the matrix is that library's own \
         settings instead: its preset as shipped and with each decoding option it has, each \
