@@ -8,10 +8,12 @@ public enum ProfileCatalog {
         get throws {
         let profiles = DeviceProfile.builtIn
         var lines = ["Device profiles (bench profiles NAME prints one as the JSON --profile reads):"]
-        lines += TextTable.render([["profile", "model", "screen (pt)", "scale", "Hz", "columns", "networks", "one network"]] + profiles.map { profile in
+        // `cell px`: the cell's pixels, what `--image-width cell` asks for.
+        lines += TextTable.render([["profile", "model", "screen (pt)", "scale", "Hz", "columns", "cell px", "networks", "one network"]] + profiles.map { profile in
             [profile.name, profile.model, "\(number(profile.screenWidth))×\(number(profile.screenHeight))", number(profile.scale),
-             String(profile.refreshRate), String(profile.columns), NetworkPopulation.defaultName(for: profile) ?? "", profile.defaultNetwork]
-        }, leftAligned: [0, 1, 6, 7])
+             String(profile.refreshRate), String(profile.columns), String(profile.cellPixels), NetworkPopulation.defaultName(for: profile) ?? "",
+             profile.defaultNetwork]
+        }, leftAligned: [0, 1, 7, 8])
         lines.append("")
         lines.append("Memory (MiB), speed (MiB/s) and main-thread time to configure a cell:")
         lines += TextTable.render([["profile", "RAM", "warning", "jetsam", "memory cache", "disk cache", "decode", "disk read",
