@@ -60,6 +60,11 @@ enum OpenAPIDocument {
               in: path
               required: true
               schema: {type: string, pattern: "^[0-9]+\\\\.jpg$"}
+            - name: w
+              in: query
+              required: false
+              description: The width to send the image at, resized as a CDN would (aspect ratio kept, never enlarged)
+              schema: {type: integer, minimum: 1, maximum: 20000}
             - name: If-None-Match
               in: header
               required: false
