@@ -31,6 +31,7 @@ import Testing
         let html = try String(contentsOf: pages[0], encoding: .utf8)
         #expect(try Data(contentsOf: pages[0]) == Data(contentsOf: pages[1]))
         #expect(html.hasPrefix("<!DOCTYPE html>"))
+        #expect(html.contains("hatched grey. Drawn for the recommendation's width: images 750 px (the cell)."), "the maps say which width they draw")
         // Nothing to fetch: no links, sources or addresses but the SVG namespace.
         #expect(html.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "").range(of: "https?://", options: .regularExpression) == nil)
         #expect(!html.contains("<link") && !html.contains(" src="))

@@ -50,7 +50,7 @@ public enum HTMLReport {
             heatmapSection("Stalls by prefetch window and memory cache", ReportCharts.stallHeatmaps(decision), into: &page,
                            help: "One map per policy, all on the same colours: each cell is the mean \(decision.stallsName) a seed (hover for "
                                + "the range, display latency and peak memory). The recommended configuration has a thick outline and a star; those "
-                               + "within the seeds' noise of it a dashed outline; those over the memory limit are hatched grey.")
+                               + "within the seeds' noise of it a dashed outline; those over the memory limit are hatched grey." + decision.drawnWidthNote)
             if let uniform = ReportCharts.uniformHitches(decision) {
                 page.line("<h3>Hitches</h3>")
                 page.line("<p class=\"help\">\(SVGText.escape(uniform))</p>")

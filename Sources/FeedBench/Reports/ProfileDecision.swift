@@ -68,6 +68,14 @@ struct ProfileDecision {
     /// Where the cache-size and window charts look (see the type's description).
     var focus: TuneCandidate? { recommended ?? ranking.first }
 
+    /// What the maps' help adds when image widths were searched: the width they are drawn at
+    /// (`drawn`), ` Drawn for the recommendation's width: images 750 px (the cell).`; else nothing.
+    var drawnWidthNote: String {
+        guard let cell = summary?.widthsCell, let focus else { return "" }
+        let width = focus.imageWidth.map { "images \($0) px" + ($0 == cell ? " (the cell)" : "") } ?? "images at full size"
+        return " Drawn for the recommendation's width: \(width)."
+    }
+
     /// The configurations the maps and the cache-size chart draw: those asking for the
     /// focus's image width, so each cell of a map is one configuration. O(configurations).
     var drawn: [TuneCandidate] { ranking.filter { $0.imageWidth == focus?.imageWidth } }
