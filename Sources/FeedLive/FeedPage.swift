@@ -26,14 +26,14 @@ enum FeedPage {
             return .failure(Refusal("found \(InputError.quote(body))"))
         }
         guard items.count == FeedAPIConfiguration.pageSize else { return .failure(Refusal("found \(items.count) images")) }
+        // The page gives each image as stored; the run asks for it at the catalogue's width.
+        var stored = catalog
+        stored.requestedWidth = nil
         var images: [ImageDescriptor] = []
         for item in items {
             guard let id = UInt64(item.id), id < UInt64(catalog.size), item.url.hasSuffix("/images/\(id).jpg") else {
                 return .failure(Refusal("found image \(InputError.quote(item.id)) at \(InputError.quote(item.url))"))
             }
-            // The page gives the image as stored; the run asks for it at the catalogue's width.
-            var stored = catalog
-            stored.requestedWidth = nil
             let image = stored.descriptor(id)
             guard image.pixelWidth == item.width, image.pixelHeight == item.height else {
                 return .failure(Refusal("found image \(id) at \(item.width)×\(item.height), the catalogue's is \(image.pixelWidth)×\(image.pixelHeight)"))

@@ -52,17 +52,20 @@ public enum ImageWidth: Sendable, Hashable, CustomStringConvertible {
 
     /// The width's tag in the `scenario` column: `;width=750` for a width asked in pixels
     /// (`cell` written as the pixels it came to), nothing for `full`.
-    static func scenarioTag(_ pixels: Int?) -> String { pixels.map { ";width=\($0)" } ?? "" }
+    static func scenarioTag(_ pixels: Int?) -> String { pixels.map { ";\(tagPrefix)\($0)" } ?? "" }
+
+    /// How a `scenario` cell's width part starts.
+    static let tagPrefix = "width="
 
     /// `scenario` without its `;width=N` tag (the rest of what the scenario says). O(length).
     public static func removingTag(from scenario: String) -> String {
-        scenario.split(separator: ";", omittingEmptySubsequences: false).filter { !$0.hasPrefix("width=") }.joined(separator: ";")
+        scenario.split(separator: ";", omittingEmptySubsequences: false).filter { !$0.hasPrefix(tagPrefix) }.joined(separator: ";")
     }
 
     /// The pixels a `scenario` cell's `;width=N` tag asks for; `nil`: none (the original). O(length).
     public static func pixels(inScenario scenario: String) -> Int? {
-        for part in scenario.split(separator: ";") where part.hasPrefix("width=") {
-            return Int(part.dropFirst("width=".count))
+        for part in scenario.split(separator: ";") where part.hasPrefix(tagPrefix) {
+            return Int(part.dropFirst(tagPrefix.count))
         }
         return nil
     }

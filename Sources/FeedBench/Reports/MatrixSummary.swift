@@ -178,7 +178,7 @@ public struct MatrixSummary: Sendable {
             let stalls = spread(candidate, whole: true)
             let mark = rank >= ranking.count - screenedOut ? "screened out" : criteria.blurry(candidate) ? "below cell"
                 : !criteria.feasible(candidate) ? "over limit" : rank == 0 ? "← best" : rank < equivalentCount ? "≈ best" : ""
-            rows.append((widths ? [widthLabel(candidate.imageWidth)] : []) + [
+            rows.append((widths ? [candidate.widthLabel(cellPixels: profile.cellPixels)] : []) + [
                 candidate.policy, FixedPoint.cacheLimit(candidate.memoryLimitBytes), candidate.window,
                 "\(stalls.mean) (\(stalls.range))"] + (widths ? [] : [Self.percent(stallRate(candidate.samples))]) + [
                 FixedPoint.decimal(candidate.spread(.displayP95).mean / 1_000, decimals: 0) + " ms",
@@ -236,11 +236,6 @@ public struct MatrixSummary: Sendable {
         return "download \(bytes(best)) a seed" + (atFull.map { " (at full size: \(bytes($0)))" } ?? "")
     }
 
-    /// A width for the table: `full`, `cell` (the profile's cell's pixels) or `500`.
-    func widthLabel(_ width: Int?) -> String {
-        guard let width else { return "full" }
-        return width == profile.cellPixels ? "cell" : String(width)
-    }
 
     /// A note when a width below the cell's pixels would have stalled less than `best`: it is
     /// shown but not recommended, since its images are blurry. O(ranking).

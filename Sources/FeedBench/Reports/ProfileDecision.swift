@@ -72,8 +72,7 @@ struct ProfileDecision {
     /// (`drawn`), ` Drawn for the recommendation's width: images 750 px (the cell).`; else nothing.
     var drawnWidthNote: String {
         guard let cell = summary?.widthsCell, let focus else { return "" }
-        let width = focus.imageWidth.map { "images \($0) px" + ($0 == cell ? " (the cell)" : "") } ?? "images at full size"
-        return " Drawn for the recommendation's width: \(width)."
+        return " Drawn for the recommendation's width: \(focus.widthPhrase(cellPixels: cell))."
     }
 
     /// The configurations the maps and the cache-size chart draw: those asking for the

@@ -87,15 +87,25 @@ public struct TuneCandidate: Sendable {
     public func setting(cellPixels: Int?, short: Bool = false) -> String {
         let text = "\(policy), memory cache \(FixedPoint.cacheLimit(memoryLimitBytes)), prefetch window \(window)"
         guard let cellPixels else { return text }
-        guard let imageWidth else { return text + (short ? ", full size" : ", images at full size") }
-        if short { return text + (imageWidth == cellPixels ? ", cell" : ", \(imageWidth) px") }
-        return text + ", images \(imageWidth) px" + (imageWidth == cellPixels ? " (the cell)" : "")
+        guard short else { return text + ", " + widthPhrase(cellPixels: cellPixels) }
+        return text + ", " + (imageWidth == nil ? "full size" : imageWidth == cellPixels ? "cell" : "\(imageWidth!) px")
+    }
+
+    /// Its image width for a table: `full`, `cell` (the cell's pixels) or the pixels (`500`). O(1).
+    public func widthLabel(cellPixels: Int) -> String {
+        imageWidth.map { $0 == cellPixels ? "cell" : String($0) } ?? "full"
+    }
+
+    /// Its image width in words: `images 750 px (the cell)`, `images 500 px` or
+    /// `images at full size`. O(1).
+    public func widthPhrase(cellPixels: Int) -> String {
+        imageWidth.map { "images \($0) px" + ($0 == cellPixels ? " (the cell)" : "") } ?? "images at full size"
     }
 
     /// The setting as a table cell: `fifo 112.5 MiB w30`, led by `cell ` or the width asked
     /// (`full `, `500 `) when the widths were searched (`cellPixels` given).
     public func shortSetting(cellPixels: Int?) -> String {
-        let width = cellPixels.map { imageWidth == nil ? "full " : imageWidth == $0 ? "cell " : "\(imageWidth!) " } ?? ""
+        let width = cellPixels.map { widthLabel(cellPixels: $0) + " " } ?? ""
         return "\(width)\(policy) \(FixedPoint.cacheLimit(memoryLimitBytes)) w\(window)"
     }
 
